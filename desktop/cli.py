@@ -88,7 +88,7 @@ _ARGPARSE_PT = {
     "usage: ": "uso: ",
     "show this help message and exit": "mostra esta ajuda e sai",
 }
-argparse._ = lambda message: _ARGPARSE_PT.get(message, message)  # argparse's own gettext hook
+argparse._ = lambda message: _ARGPARSE_PT.get(message, message)  # type: ignore[attr-defined]  # argparse's gettext hook
 
 
 #: Qt's own command-line arguments (QApplication's and QGuiApplication's): ``praca -style Fusion``. They are taken

@@ -31,6 +31,7 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.registry.applications import Application, ApplicationInput, DocumentInput
 from models.rules.fees.formula import bounds_text
+from models.rules.fees.needs import asked_values, energy_tiers, needed
 from models.rules.regimes import shipped_regimes
 from models.rules.regimes.model.fees import SETTERS
 from models.services.filing import create_application
@@ -338,11 +339,7 @@ class ApplicationDialog(GuardedDialog):
         )
         self._fill(self.section, [(s.id, f"{s.numeral} — {s.label}") for s in regime.sections], none)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
-        self._fill(
-            self.energy,
-            [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers],
-            self.tr("sem energia"),
-        )
+        self._fill(self.energy, energy_tiers(regime), self.tr("sem energia"))
         self.site.blockSignals(True)
         self.site.clear()
         self.site.addItem("", "")
@@ -360,12 +357,20 @@ class ApplicationDialog(GuardedDialog):
         if regime is None or not kind_id:
             return
         fees = [regime.fee(f) for f in regime.permit_kind(kind_id).fees]
-        venues = [(v.id, v.label) for f in fees for v in f.venues]
+        # what the kind's fees read (models.rules.fees.needs), whatever their wording: the venue and the days
+        # are asked only where a fee reads them
+        read = needed(regime, fees)
+        venues = [(v.id, v.label) for f in fees for v in f.venues] if "venue" in read else []
         exemptions = [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in fees for e in f.exemptions]
         self._fill(self.venue, venues, self.tr("—"))
         self._fill(self.exemption, exemptions, self.tr("nenhuma"))
         self.days.clear()
-        self.venue_box.setVisible(bool(venues or exemptions))
+        venue_form = self.venue_box.layout()
+        assert isinstance(venue_form, QFormLayout)
+        venue_form.setRowVisible(self.venue, bool(venues))
+        venue_form.setRowVisible(self.days, "days" in read)
+        venue_form.setRowVisible(self.exemption, bool(exemptions))
+        self.venue_box.setVisible(bool(venues or exemptions or "days" in read))
         self._build_asked(regime, fees)
         proofs = [e.document for f in fees for e in f.exemptions if e.document]  # listed; asked only when chosen
         documents = list(dict.fromkeys([*regime.permit_kind(kind_id).documents, *proofs]))
@@ -376,7 +381,7 @@ class ApplicationDialog(GuardedDialog):
         while self.asked_form.rowCount():
             self.asked_form.removeRow(0)
         self.asked_edits = {}
-        for item in {i.name: i for f in fees for i in f.inputs}.values():
+        for item in asked_values(regime, fees).values():
             edit = QLineEdit()
             edit.setObjectName(f"input-{item.name}")
             bounds = bounds_text(regime, item)

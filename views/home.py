@@ -158,10 +158,10 @@ class HomePage(QWidget):
             ),
             "first-steps-text",
         )
-        row = QHBoxLayout()
-        row.addWidget(self.open_steps, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        row.addWidget(hint, 1)
-        column.addLayout(row)
+        steps_row = QHBoxLayout()
+        steps_row.addWidget(self.open_steps, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        steps_row.addWidget(hint, 1)
+        column.addLayout(steps_row)
         box.hide()
         return box
 

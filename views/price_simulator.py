@@ -26,7 +26,8 @@ from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
 from models.rules.acts import version_text
 from models.rules.fees import Quote
-from models.rules.fees.formula import asked_inputs, bounds_text, period_inputs
+from models.rules.fees.formula import bounds_text
+from models.rules.fees.needs import administration_fees, asked_values, energy_tiers, engine_values, fees_needs, needed
 from models.rules.regimes import Regime, get_regime, shipped_regimes
 from models.rules.regimes.model.fees import SETTERS
 from views import theme
@@ -290,9 +291,19 @@ class PriceSimulator(QWidget):
             edit.clear()
         for spin in (self.days, *spins):
             spin.setValue(0)
-        counted = period_inputs(regime)
+        # the measures and periods the act's fees read (models.rules.fees.needs): asked only where a fee reads them
+        read = needed(regime)
         for name, spin in self.period_spins.items():
-            self.right.setRowVisible(spin, name in counted)
+            self.right.setRowVisible(spin, name in read)
+        area = "area" in read
+        for name, widget in (
+            ("front", self.front),
+            ("depth", self.depth_edit),
+            ("hitch", self.hitch),
+            ("area", self.area),
+            ("days", self.days),
+        ):
+            self.right.setRowVisible(widget, name in read or (area and name in ("front", "depth")))
         self.mei.setChecked(False)
         self.local.setChecked(False)
         for widget in widgets:
@@ -308,8 +319,7 @@ class PriceSimulator(QWidget):
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
         self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
-        tiers = [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers]
-        self._fill(self.energy, tiers, self.tr("sem energia"))
+        self._fill(self.energy, energy_tiers(regime), self.tr("sem energia"))
         self._fill(
             self.exemption,
             [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees for e in f.exemptions],
@@ -322,22 +332,21 @@ class PriceSimulator(QWidget):
         while self.admin_form.rowCount():
             self.admin_form.removeRow(0)
         self.admin_edits = {}
-        for fee in regime.fees:
-            if fee.admin_defined:
-                edit = QLineEdit()
-                edit.setObjectName(f"admin-{fee.id}")
-                edit.setPlaceholderText(self.tr("valor fixado pela Administração"))
-                edit.setMaximumWidth(200)
-                edit.textChanged.connect(self.update_quote)
-                self.admin_form.addRow(fee.label + ":", edit)
-                self.admin_edits[fee.id] = edit
+        for fee in administration_fees(regime):
+            edit = QLineEdit()
+            edit.setObjectName(f"admin-{fee.id}")
+            edit.setPlaceholderText(self.tr("valor fixado pela Administração"))
+            edit.setMaximumWidth(200)
+            edit.textChanged.connect(self.update_quote)
+            self.admin_form.addRow(fee.label + ":", edit)
+            self.admin_edits[fee.id] = edit
         self.admin_box.setVisible(bool(self.admin_edits))
 
     def _build_asked_values(self, regime) -> None:
         while self.asked_form.rowCount():
             self.asked_form.removeRow(0)
         self.asked_edits = {}
-        for name, item in asked_inputs(regime).items():
+        for name, item in asked_values(regime).items():
             edit = QLineEdit()
             edit.setObjectName(f"input-{name}")
             bounds = bounds_text(regime, item)
@@ -404,15 +413,15 @@ class PriceSimulator(QWidget):
             for fee, edit in self.admin_edits.items()
             if edit.text().strip()
         }
-        if admin:
-            values["admin_values"] = admin
         asked = {
             name: parse_typed(edit.text(), what=edit.accessibleName() or name, field=f"inputs.{name}")
             for name, edit in self.asked_edits.items()
             if edit.text().strip()
         }
-        if asked:
-            values["asked"] = asked
+        regime = self.regime()
+        if regime is not None:  # as the engine takes them, whatever the wording of the fee that asks them
+            values.update(engine_values(regime, by_fee=admin, by_name=asked))
+        if values.get("asked"):
             values["asked_by"] = current_user_name() or None  # who set them, kept on the line that uses them
         return values
 
@@ -500,6 +509,13 @@ class PriceSimulator(QWidget):
             parts.append(fill(self.tr("Vencimento: %1"), line.due))
         self.details.setText("\n".join(parts))
 
+    def _administration(self) -> list:
+        """The needs of the fees whose value the Administration sets (their edits: ``admin_edits``)."""
+        regime = self.regime()
+        if regime is None:
+            return []
+        return [n for n in fees_needs(regime) if n.administration is not None and n.fee in self.admin_edits]
+
     def _mark_field(self, field: str | None) -> None:
         widgets = {
             "front": self.front,
@@ -517,7 +533,9 @@ class PriceSimulator(QWidget):
             "energy": self.energy,
             "permit_kind": self.permit_kind,
             **{f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()},
+            **{f"inputs.{needs.administration}": self.admin_edits[needs.fee] for needs in self._administration()},
             **{f"inputs.{name}": edit for name, edit in self.asked_edits.items()},
         }
-        for key, widget in widgets.items():
-            theme.styled(widget, "border: 1px solid ${error};" if key == field else "")
+        marked = widgets.get(field or "")
+        for widget in {id(w): w for w in widgets.values()}.values():  # one widget may answer two keys
+            theme.styled(widget, "border: 1px solid ${error};" if widget is marked else "")

@@ -53,6 +53,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--year", metavar="AAAA", help="ano dos valores da unidade fiscal (padrão: o da data)")
     parser.add_argument("--date", metavar="DATA", help="data da infração, AAAA-MM-DD ou DD/MM/AAAA (padrão: hoje)")
+    parser.add_argument(
+        "--input",
+        metavar="NOME=VALOR",
+        action="append",
+        dest="asked",
+        help="valor que a fórmula de uma multa pede (o valor da licença de que a multa é uma parte…), dentro dos "
+        "limites do ato (pode repetir)",
+    )
     readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
@@ -73,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from models.billing.pricing import FACTOR_PLACES, regime_index_factors
     from models.enforcement.sanctions import propose_sanction
     from models.rules.deadlines import parse_moment
+    from models.rules.fees.typed import parse_asked
     from models.rules.regimes import MissingUnitValue, shipped_regimes
     from models.store.bootstrap import close_database
 
@@ -111,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
             unit_values=unit_overrides(regime.id),
             index_factors=usable,
             readings=choices,
+            asked=parse_asked(getattr(args, "asked", None)),
         )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None

@@ -16,6 +16,7 @@ from desktop.commands import readings
 from models.base.errors import UserError
 from models.base.money import format_decimal_br
 from models.rules.fees.inputs import PERIODS, period_text
+from models.rules.fees.needs import engine_values, tier_label
 from models.rules.fees.typed import quote_inputs
 
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
@@ -139,6 +140,9 @@ def run(args: argparse.Namespace) -> int:
     open_for_computing(getattr(args, "db", None))
     try:
         regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
+        # --admin-value FEE=V and --input NAME=V as the engine takes them, whatever the wording of the fee
+        typed = {"by_fee": inputs.pop("admin_values", None), "by_name": inputs.pop("asked", None)}
+        inputs.update(engine_values(regime, **typed))
         result = quote(regime, on=on, **inputs)
         points = readings.applied(regime, "quote", args, fees=[line.fee for line in result.lines if line.fee])
         from models.rules.acts import version_of
@@ -218,14 +222,6 @@ _INPUT_LABELS = (
 )
 
 
-def _energy_label(regime, tier_id: str) -> str:
-    for fee in regime.fees:
-        tier = fee.tier(tier_id) if fee.kind == "energy" else None
-        if tier is not None:
-            return tier.label
-    return tier_id
-
-
 def _inputs_text(inputs, regime=None) -> str:
     parts = []
     for key, label in _INPUT_LABELS:
@@ -233,7 +229,7 @@ def _inputs_text(inputs, regime=None) -> str:
         if value is None or (key == "energy" and value == "none"):
             continue
         if key == "energy" and regime is not None:
-            value = _energy_label(regime, value)
+            value = tier_label(regime, value)
         if key in ("front", "depth", "hitch"):
             value = f"{format_decimal_br(value, 2)} m"
         elif key == "area":

@@ -280,7 +280,7 @@ def _fees(out: _Text, regime: Regime) -> None:
     for fee in regime.fees:
         out.sub(f"{fee.label} {_id(fee.id)}")
         facts = describe.fee_facts(regime, fee)
-        if fee.kind == "venue-table":  # the venues have a part of their own, below
+        if fee.venues:  # the venues have a part of their own, below
             facts = [f for f in facts if f.option != "--venue"]
             facts.append(describe.Fact('Valores por imóvel: veja "Imóveis" abaixo.'))
         out.facts(facts)

@@ -103,11 +103,11 @@ def run(args: argparse.Namespace) -> int:
             rows = sk.key_rows()
             if not rows:
                 print("A prefeitura ainda não tem chave de assinatura (praca signing create).")
-            for row in rows:
-                mark = " — esta mesa assina" if row.unlocked else ""
+            for listed in rows:
+                mark = " — esta mesa assina" if listed.unlocked else ""
                 print(
-                    f"{row.key_id}  {row.fingerprint}  {row.state}; criada em {row.created_at:%d/%m/%Y} "
-                    f"por {row.created_by}{mark}"
+                    f"{listed.key_id}  {listed.fingerprint}  {listed.state}; criada em {listed.created_at:%d/%m/%Y} "
+                    f"por {listed.created_by}{mark}"
                 )
             print(f"Endereço de verificação: {sk.verify_url() or '(não definido)'}")
         elif action == "create":
@@ -138,10 +138,11 @@ def run(args: argparse.Namespace) -> int:
             _remind_page()
         elif action == "resign":
             numbers = signatures.resign_permits(today=_dt.date.today())
-            if numbers:
+            active = sk.active_key()
+            if numbers and active is not None:  # resigning needs the active key: there is one when anything was
                 print(
                     f"{len(numbers)} {'permissão reassinada' if len(numbers) == 1 else 'permissões reassinadas'} "
-                    f"com a chave {sk.active_key().key_id}; reimprima cartões e placas: {', '.join(numbers)}."
+                    f"com a chave {active.key_id}; reimprima cartões e placas: {', '.join(numbers)}."
                 )
             else:
                 print(

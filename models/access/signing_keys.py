@@ -35,6 +35,7 @@ import datetime as _dt
 import hashlib
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -390,6 +391,10 @@ class _MunicipalKey:
 
 
 MUNICIPAL_KEY = _MunicipalKey()
+
+#: What signs an issued permit: a key folder (tests, a town's own files), a signer at hand, or the database's
+#: active key looked up at each signature.
+KeySource = Path | Signer | _MunicipalKey
 
 
 def municipal_signer() -> Signer:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import CharField, DateTimeField, IntegerField, TextField
 
@@ -18,6 +19,10 @@ from models.access.session import acting, require
 from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.store.db import BaseModel, DecimalTextField, MoneyField, db
+
+if TYPE_CHECKING:
+    from models.rules.regimes import Regime
+    from models.rules.regimes.model import UnitValue
 
 MIN_YEAR = 1990
 MAX_YEAR = 2100
@@ -50,7 +55,7 @@ class UnitValueRow:
     fixed_by: tuple[str, ...] = ()  # acts that fix this value themselves (their value prevails for them)
 
 
-def _regimes_using(unit: str):
+def _regimes_using(unit: str) -> list[Regime]:
     from models.rules.regimes import shipped_regimes
 
     return [r for r in shipped_regimes().values() if unit in r.units_by_code]
@@ -126,7 +131,7 @@ def unit_value_rows(unit: str) -> list[UnitValueRow]:
     """Every known value of ``unit`` by year: the acts', overridden by the clerk's."""
     regimes = _regimes_using(unit)
     newest = _newest_entered(unit)
-    in_files: dict[int, list[tuple[object, object]]] = {}
+    in_files: dict[int, list[tuple[Regime, UnitValue]]] = {}
     for regime in regimes:
         for value in regime.units_by_code[unit].values:
             in_files.setdefault(value.year, []).append((regime, value))
@@ -184,7 +189,7 @@ class IndexCorrection(BaseModel):
     Never edited: the newest row for (index, year) wins.
     """
 
-    index = CharField(max_length=16)
+    index = CharField(max_length=16)  # type: ignore[assignment]  # the column "index", over peewee's Model.index()
     year = IntegerField()
     rate = DecimalTextField(max_length=32)  # fraction: 6,23 % → Decimal("0.0623")
     entered_by = CharField(max_length=100)

@@ -15,6 +15,7 @@ from models.base.money import format_factor
 from models.demo.people import SEED
 from models.registry.applications import Application
 from models.registry.people import Company, CompanyPartner, Person
+from models.rules.fees.needs import fee_needs
 
 
 def typed(value) -> str:
@@ -195,7 +196,7 @@ class DemoDesk:
                 inputs[key] = getattr(data, key)
         for fee in (regime.fee(f) for f in regime.permit_kind(kind).fees):  # the tier the stall's equipment takes
             tier = next((t for t in fee.tiers if data.equipment in t.equipment), None)
-            if fee.kind == "energy" and tier is not None:
+            if tier is not None and fee_needs(regime, fee).reads("energy"):
                 inputs["energy"] = tier.id
         try:
             return quote(regime, year=self.today.year, **inputs).to_dict()

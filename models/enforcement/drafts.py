@@ -111,6 +111,9 @@ class RecordDraft:
     #: the authority's reading of each point where the act is silent (``[[silences]]`` shown at "penalty"),
     #: with its reason; a point not chosen is applied in the reading the regime declares, and the record says so
     readings: Mapping[str, Choice] = field(default_factory=dict)
+    #: the values a fine written as a formula asks for (``[[infractions.fine.inputs]]``), as the inspector typed
+    #: them: kept on the record's proposal with the inspector's name
+    asked: Mapping[str, str] = field(default_factory=dict)
 
 
 def offender_facts(draft: RecordDraft, errors: dict) -> tuple[str, str, str, str]:

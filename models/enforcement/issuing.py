@@ -289,6 +289,7 @@ def _draft_from(record: Record, **changes) -> RecordDraft:
             for r in json.loads(record.proposal or "{}").get("readings", [])
             if r.get("chosen")
         },
+        asked=dict(json.loads(record.proposal or "{}").get("asked") or {}),
     )
     return dataclasses.replace(base, **changes)
 

@@ -84,6 +84,8 @@ def _propose(
     adjustments: Sequence[AdjustInput],
     facts: Mapping[str, Verification] | None = None,
     readings: Mapping[str, Choice] | None = None,
+    asked: Mapping[str, str] | None = None,
+    asked_by: str | None = None,
 ) -> Proposal:
     try:
         proposal = propose_sanction(
@@ -97,6 +99,8 @@ def _propose(
             reason=step_reason or None,
             facts=facts,
             readings=readings,
+            asked=asked,
+            asked_by=asked_by,
         )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} (Cadastros → Unidades fiscais)", field="infractions") from None
@@ -329,7 +333,17 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
         )
     readings = _readings(draft)
     proposal = _propose(
-        regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments, facts, readings
+        regime,
+        codes,
+        draft.at.date(),
+        priors,
+        draft.step,
+        draft.step_reason,
+        draft.adjustments,
+        facts,
+        readings,
+        asked=draft.asked,
+        asked_by=(draft.inspector or "").strip() or None,
     )
     warnings: list[str] = []
     fines = _charged_fines(proposal) if draft.kind != "notice" else []

@@ -71,8 +71,10 @@ from typing import Any, cast
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
+from models.rules.fees import QuoteLine
 from models.rules.regimes import Regime, check_in_force, get_regime
-from models.rules.regimes.model import Amount, Infraction, Ladder, Reading, Sanction
+from models.rules.regimes.model import Amount, Fee, Infraction, Ladder, Reading, Sanction
+from models.rules.regimes.model.fees import AskedInput
 from models.rules.silences import AppliedReading, Choice, reading_for, resolve
 
 __all__ = [
@@ -436,6 +438,9 @@ class Proposal:
     readings: tuple[AppliedReading, ...] = ()
     #: the money of the act's amounts (``[regime] currency``): "R$", or "Cr$" for an act in cruzeiros
     currency: str = "R$"
+    #: the values given for what a fine written as a formula asks (``{name: value as typed}``), and who set them
+    asked: tuple[tuple[str, str], ...] = ()
+    asked_by: str | None = None
 
     def money(self, value: Decimal) -> str:
         """``value`` in the act's own money."""
@@ -522,6 +527,8 @@ class Proposal:
             adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
             readings=tuple(AppliedReading.from_dict(r) for r in data.get("readings", [])),
             currency=str(data.get("currency", "R$")),
+            asked=tuple((str(k), str(v)) for k, v in (data.get("asked") or {}).items()),
+            asked_by=data.get("asked_by"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -541,6 +548,8 @@ class Proposal:
             "notes": list(self.notes),
             "adjustments": [a.to_dict() for a in self.adjustments],
             "readings": [r.to_dict() for r in self.readings],
+            "asked": dict(self.asked),
+            "asked_by": self.asked_by,
         }
 
 
@@ -814,6 +823,9 @@ class _Context:
     index_factors: Mapping[str, Decimal]
     facts: Mapping[str, Verification]
     readings: _Readings
+    #: the values a fine written as a formula asks for (``[[infractions.fine.inputs]]``), and who set them
+    asked: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    asked_by: str | None = None
 
 
 def propose_sanction(
@@ -829,8 +841,14 @@ def propose_sanction(
     reason: str | None = None,
     facts: Mapping[str, Verification] | None = None,
     readings: Mapping[str, Choice | str] | None = None,
+    asked: Mapping[str, Any] | None = None,
+    asked_by: str | None = None,
 ) -> Proposal:
     """The sanctions the act sets for ``infraction_codes`` committed on ``on``.
+
+    ``asked`` — ``{name: value}``: the values a fine written as a formula asks for (the licence fee a share of
+    which is the fine…), each within the bounds the act sets; ``asked_by`` names who set them. Without one, the fine
+    is proposed with its value left to the authority and the reason said.
 
     ``prior`` — the number of earlier offences of the same nature within the
     recurrence window (taken as given), or the list of earlier offences
@@ -875,6 +893,8 @@ def propose_sanction(
         factors,
         dict(facts or {}),
         _readings(regime, applied),
+        dict(asked or {}),
+        asked_by,
     )
     found = _priors(prior)
 
@@ -928,6 +948,8 @@ def propose_sanction(
         notes=tuple(notes),
         readings=applied,
         currency=regime.currency,
+        asked=tuple((name, str(value)) for name, value in ctx.asked.items() if str(value or "").strip()),
+        asked_by=ctx.asked_by if ctx.asked else None,
     )
 
 
@@ -1215,6 +1237,7 @@ def _fine(
     regime = ctx.regime
     fine = infraction.fine
     base: Amount | None = None
+    base_text: str | None = None  # a fine written as a formula: the formula with the values
     graded = s.graded
     admin = s.admin_defined
     multiplier = s.multiplier if s.multiplier is not None else Decimal(1)
@@ -1229,6 +1252,12 @@ def _fine(
         act = act or fine.basis_act
         if fine.admin_defined:
             admin = True
+        elif fine.formula is not None:
+            priced = _fine_formula(ctx, infraction, details)
+            admin = priced is None
+            if priced is not None:
+                base, base_text = priced
+                bases.extend([*(term.basis for term in fine.terms), *(item.basis for item in fine.inputs)])
         elif fine.amount is not None:
             base = fine.amount
             details.append(
@@ -1275,7 +1304,8 @@ def _fine(
     parts = [] if multiplier == 1 else [format_factor(multiplier)]
     if base.unit == "BRL":
         exact = units
-        parts.append(format_brl(base.value, currency=regime.currency))
+        shown = format_brl(base.value, currency=regime.currency)
+        parts.append(shown if base_text is None else f"({base_text})" if parts else base_text)
         unit_value = None
     else:
         unit_value = regime.unit_value(base.unit, ctx.year, ctx.unit_values)
@@ -1294,7 +1324,7 @@ def _fine(
     value = round_cents(exact)
     formula = (
         f"{_TIMES.join(parts)} = {format_brl(value, currency=regime.currency)}"
-        if len(parts) > 1
+        if len(parts) > 1 or base_text is not None
         else format_brl(value, currency=regime.currency)
     )
     out.update(units=units if base.unit != "BRL" else None, unit=base.unit, unit_value=unit_value)
@@ -1306,6 +1336,76 @@ def _fine(
         single = round_cents(exact / rec_multiplier)
         out.update(min_amount=single, max_amount=value)
     return out
+
+
+def _fine_formula(ctx: _Context, infraction: Infraction, details: list[str]) -> tuple[Amount, str] | None:
+    """The base fine of an infraction whose fine is written as a formula, priced by the rule language (each term
+    with its article, a value asked for within its bounds) and said as "formula with the values = amount (article)";
+    None, with the reason in ``details``, where a value it asks for is not given."""
+    from models.rules.fees.formula import formula_line
+    from models.rules.fees.inputs import Inputs
+
+    regime = ctx.regime
+    fine = infraction.fine
+    assert fine is not None and fine.formula is not None
+    fee = fine.as_fee(infraction.code, infraction.label)
+    try:
+        asked = _fine_asked(regime, fee, ctx.asked)
+        inputs = Inputs(
+            equipment=None,
+            line=None,
+            front=None,
+            depth=None,
+            hitch=None,
+            area=None,
+            mei=False,
+            local=False,
+            energy="none",
+            days=None,
+            venue=None,
+            year=ctx.year,
+            overrides=ctx.unit_values,
+            index_factors=ctx.index_factors,
+            admin_values={},
+            asked=asked,
+            asked_by=ctx.asked_by,
+        )
+
+        def other(fee_id: str) -> QuoteLine:
+            raise UserError(f"A multa de {infraction.code} não soma preços do ato ({fee_id}).", field="fine")
+
+        line = formula_line(regime, fee, inputs, asked=asked, asked_by=ctx.asked_by, fee_amount=other)
+    except UserError as exc:
+        details.append(f"Multa da infração por fórmula ({regime.cite_item(fine)}): {exc.message}")
+        return None
+    details.append(
+        f"Multa da infração: {line.formula} = {format_brl(line.amount, currency=regime.currency)} ({line.basis})."
+    )
+    details.extend(f"{detail}." if not detail.endswith(".") else detail for detail in line.details)
+    return Amount(value=line.amount, unit="BRL"), line.formula
+
+
+def fine_inputs(regime: Regime, codes: Iterable[str]) -> dict[str, AskedInput]:
+    """The values the fines of ``codes`` written as formulas ask for, by name (what a desk asks the inspector)."""
+    found: dict[str, AskedInput] = {}
+    for code in codes:
+        try:
+            fine = regime.infraction(code).fine
+        except UserError:
+            continue
+        for item in fine.inputs if fine is not None else ():
+            found.setdefault(item.name, item)
+    return found
+
+
+def _fine_asked(regime: Regime, fee: Fee, values: Mapping[str, Any]) -> dict[str, Decimal]:
+    """The values given for what a fine's formula asks (of those typed for every fine of the record), each within
+    the bounds the act sets."""
+    from models.rules.fees.formula import checked_asked
+
+    declared = {item.name: item for item in fee.inputs}
+    typed = {name: value for name, value in values.items() if name in declared and str(value or "").strip()}
+    return checked_asked(regime, typed, declared)
 
 
 # --------------------------------------------------------------------------- adjusting

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.access.signing_keys import qr_content
+from models.access.signing_keys import KeySource, qr_content
 from models.base.errors import UserError
 from models.permits.steps import regime_of, root_application
 from models.permits.tables import Permit
@@ -131,7 +131,7 @@ def permit_document(permit: Permit):
     return from_regime(regime, permit.permit_kind, **values)
 
 
-def sign_permit(permit: Permit, key_dir: Path | None) -> None:
+def sign_permit(permit: Permit, key_dir: KeySource | None) -> None:
     if key_dir is None:
         return
     try:

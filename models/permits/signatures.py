@@ -10,6 +10,7 @@ import base64
 import binascii
 import dataclasses
 import datetime as _dt
+from typing import Any, cast
 
 from models.access.session import require
 from models.access.signing import (
@@ -156,7 +157,7 @@ def check_all_permits(today: _dt.date | None = None) -> tuple[int, list[str]]:
     ring = key_ring()
     today = today or _dt.date.today()
     good, bad = 0, []
-    for number, text in Permit.select(Permit.number, Permit.qr_text).where(Permit.qr_text != "").tuples():
+    for number, text in cast(Any, Permit.select(Permit.number, Permit.qr_text).where(Permit.qr_text != "").tuples()):
         result = verify_text(text, ring, today=today)
         if result.summary is not None and result.summary.number == number:
             good += 1

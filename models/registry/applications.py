@@ -12,7 +12,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
@@ -140,7 +140,9 @@ class Application(BaseModel):
 
     @property
     def applicant_name(self) -> str:
-        return self.person.name if self.person_id else self.company.legal_name
+        applicant = self.person if self.person_id else self.company
+        assert applicant is not None  # an application names a person or a company
+        return applicant.name if isinstance(applicant, Person) else applicant.legal_name
 
     @property
     def status_label(self) -> str:
@@ -458,7 +460,7 @@ def worklist(
     if regime:
         query = query.where(Application.regime.in_([regime] if isinstance(regime, str) else list(regime)))
     items = []
-    rows = query.order_by(Application.created_at, Application.id).limit(limit).tuples()
+    rows = cast(Any, query.order_by(Application.created_at, Application.id).limit(limit).tuples())
     for app_id, protocol, regime_id, kind, status, created, person_name, company_name in rows:
         items.append(
             WorkItem(

@@ -34,6 +34,7 @@ from models.registry.people import Company, Person, mei_company, responsible_per
 from models.registry.town import serves, town_key
 from models.rules.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibility, evaluate_eligibility
 from models.rules.fees import Quote
+from models.rules.fees.needs import administration_fees, engine_values
 from models.rules.filing import FilingCheck
 from models.rules.regimes import Regime, get_regime
 from models.rules.regimes.model import Rule
@@ -348,8 +349,8 @@ def assess(
     if kind.fees:
         # a value the Administration sets (Olímpia art. 93: the event's energy and water) is assessed later:
         # the application prices the rest and says so
-        later = [regime.fee(f) for f in kind.fees if regime.fee(f).admin_defined]
-        priced = [f for f in kind.fees if not regime.fee(f).admin_defined]
+        later = administration_fees(regime, kind.fees)
+        priced = [f for f in kind.fees if f not in {fee.id for fee in later}]
         inputs = {"fees": priced} if later else {"permit_kind": kind.id}
         inputs.update(mei=applicant.is_mei, local=local_to(applicant.kind, applicant.id, regime)[0] is True)
         for key in ("equipment", "line", "front", "depth", "hitch", "venue", "exemption"):
@@ -362,7 +363,7 @@ def assess(
             inputs["energy"] = energy
         typed = {name: text for name, text in data.asked.items() if (text or "").strip()}
         if typed:
-            inputs["asked"] = typed
+            inputs.update(engine_values(regime, by_name=typed))
             # who set them: kept on each line that uses one, in the quote frozen on the application
             inputs["asked_by"] = session.author() if session.current() is not None else None
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any, cast
 
 from peewee import (
     JOIN,
@@ -56,14 +57,16 @@ class SiteRow:
 def site_rows() -> list[SiteRow]:
     """Every site, by name, with its counts (one query per table, not per site)."""
     stalls = {
-        r.site_id: (r.n, r.held)
-        for r in Stall.select(Stall.site, fn.COUNT(Stall.id).alias("n"), fn.COUNT(Stall.holder).alias("held")).group_by(
-            Stall.site
+        site: (n, held)
+        for site, n, held in cast(
+            Any, Stall.select(Stall.site, fn.COUNT(Stall.id), fn.COUNT(Stall.holder)).group_by(Stall.site).tuples()
         )
     }
     points = {
-        r.site_id: r.n
-        for r in NamedPoint.select(NamedPoint.site, fn.COUNT(NamedPoint.id).alias("n")).group_by(NamedPoint.site)
+        site: n
+        for site, n in cast(
+            Any, NamedPoint.select(NamedPoint.site, fn.COUNT(NamedPoint.id)).group_by(NamedPoint.site).tuples()
+        )
     }
     segments: dict[int, list[Decimal]] = {}
     for seg in SiteSegment.select(SiteSegment.site, SiteSegment.length):
@@ -190,6 +193,7 @@ def site_export(site: Site | int | str) -> dict:
     )
     for s in query:
         section = sections.get(s.section)
+        holder = s.holder if s.holder_id else None
         stalls.append(
             {
                 "number": s.number,
@@ -206,8 +210,8 @@ def site_export(site: Site | int | str) -> dict:
                 "rotation": s.rotation,
                 "end_vendor": s.end_vendor,
                 "equipment": s.equipment or None,
-                "holder": s.holder.number if s.holder_id else None,
-                "holder_name": s.holder.holder_name if s.holder_id else None,
+                "holder": holder.number if holder else None,
+                "holder_name": holder.holder_name if holder else None,
             }
         )
     from models.registry.municipality import letterhead

@@ -14,6 +14,7 @@ database and bump nothing else — ``LATEST`` follows the list.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, TextField
 
@@ -202,7 +203,7 @@ def _v14_charge_indexes(database: Database) -> None:
     """v14: the charges' sums by due date and the open charges read indexes only (the Painel at start-up);
     they replace the index on the due date alone."""
     database.execute_sql('DROP INDEX IF EXISTS "charge_due_on"')
-    Charge._schema.create_indexes(safe=True)  # as a new database gets them (a partial index's WHERE inlined)
+    cast(Any, Charge)._schema.create_indexes(safe=True)  # as a new database gets them (a partial index's WHERE inlined)
 
 
 def _v16_audit_chain(database: Database) -> None:

@@ -192,7 +192,8 @@ _QR_ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 def qr_modules(text: str, error: str = "m") -> list[list[bool]]:
     """The QR symbol of ``text`` as rows of dark (True) / light modules, without the quiet zone."""
-    qr = segno.make(qr_segments(text), error=error, micro=False)
+    # segno takes a list of (content, mode) segments too; its annotations name only a single content
+    qr = segno.make(qr_segments(text), error=error, micro=False)  # type: ignore[arg-type]
     return [[bool(v) for v in row] for row in qr.matrix_iter(border=0)]
 
 

@@ -102,7 +102,7 @@ def write_png(export: dict, out: Path | str, *, dpi: int = 150, paper: str | Non
         paint_document(painter, export, choice, k)
     finally:
         painter.end()
-    if not image.save(str(out), "PNG"):
+    if not image.save(str(out), "PNG"):  # type: ignore[call-overload]  # the stub says bytes; the binding wants str
         from models.base.errors import UserError
 
         raise UserError(f"Não foi possível gravar {out}.", field="out")

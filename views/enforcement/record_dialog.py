@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidgetItem,
     QPushButton,
     QScrollArea,
@@ -33,7 +34,10 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
+from models.enforcement.sanctions import fine_inputs
+from models.rules.fees.formula import bounds_text
 from models.rules.regimes import get_regime
+from models.rules.regimes.model.fees import SETTERS
 from models.rules.silences import Choice
 from views import theme
 from views.blocks import error_label, fill
@@ -70,6 +74,7 @@ class RecordDialog(QDialog):
         self.last_preview: enf.Preview | None = None
         self.adjustments: list[enf.AdjustInput] = list(base.adjustments)
         self.checked: list[str] = list(base.infractions)
+        self.asked_edits: dict[str, QLineEdit] = {}
         self.photos: list[str] = []
         self.offender: tuple[str, int] | None = None
         if base.person_id:
@@ -236,6 +241,7 @@ class RecordDialog(QDialog):
         self._unknown_toggled(refresh=False)
         self.fill_catalogue()
         self.fill_readings(base.readings)
+        self.fill_asked(base.asked)
 
     # -- reacting ---------------------------------------------------------------------
 
@@ -265,7 +271,32 @@ class RecordDialog(QDialog):
         self.adjustments = []
         self.fill_catalogue()
         self.fill_readings()
+        self.fill_asked({})
         self.changed()
+
+    def fill_asked(self, values=None) -> None:
+        """The values the fines of the infractions ticked ask for (a fine written as a formula), each with the
+        bounds and the article of the act; what was typed stays while the infractions change."""
+        typed = dict(values) if values is not None else {n: e.text() for n, e in self.asked_edits.items()}
+        while self.form.asked_form.rowCount():
+            self.form.asked_form.removeRow(0)
+        self.asked_edits = {}
+        try:
+            regime = get_regime(self.regime_id())
+        except UserError:
+            regime = None
+        items = fine_inputs(regime, self.checked) if regime is not None else {}
+        for name, item in items.items():
+            edit = QLineEdit(typed.get(name, ""))
+            edit.setObjectName(f"fine-input-{name}")
+            assert regime is not None
+            bounds = bounds_text(regime, item)
+            edit.setPlaceholderText(bounds.split(" (")[0])
+            edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            edit.textChanged.connect(self.changed)
+            self.form.asked_form.addRow(item.label + ":", edit)
+            self.asked_edits[name] = edit
+        self.form.asked_box.setVisible(bool(items))
 
     def fill_readings(self, chosen=None, *, keep: bool = False) -> None:
         """The points where the act is silent that concern the infractions ticked (``ReadingsBox``)."""
@@ -377,6 +408,7 @@ class RecordDialog(QDialog):
             self.checked.remove(code)
         self._show_chosen()
         self.fill_readings(keep=True)
+        self.fill_asked()
         self.changed()
 
     def check_infraction(self, code: str, on: bool = True) -> None:
@@ -478,6 +510,7 @@ class RecordDialog(QDialog):
             step_reason=self.base.step_reason,
             apply_to_permit=self.form.apply_permit.isChecked(),
             readings=self._readings(),
+            asked={name: edit.text() for name, edit in self.asked_edits.items() if edit.text().strip()},
         )
         values.update(overrides)
         return enf.RecordDraft(**values)

@@ -274,6 +274,13 @@ class RecordForm(QWidget):
         # where the act is silent (issue 28 §2): each point with its readings; the reason of the one chosen
         self.readings_box = ReadingsBox("penalty")
         form.addWidget(self.readings_box)
+        # the values a fine written as a formula asks for (issue 29 §1): typed within the act's bounds, and kept on
+        # the record's proposal with the inspector's name
+        self.asked_box = QGroupBox(self.tr("Valores que a multa pede"))
+        self.asked_box.setObjectName("fine-asked")
+        self.asked_form = QFormLayout(self.asked_box)
+        form.addWidget(self.asked_box)
+        self.asked_box.hide()
 
     # -- the rows of goods seized, and what the form reads --------------------------------
 

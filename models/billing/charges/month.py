@@ -26,7 +26,7 @@ from models.permits import LIVE_STATUSES, Permit
 from models.registry.applications import Application, change_status, next_numbers
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
-from models.rules.regimes.fee_formulas import program_for
+from models.rules.fees.needs import fee_needs
 from models.store.db import db
 
 
@@ -72,20 +72,13 @@ def _quote_lines_of(permit, regime, fee_ids: list[str], admin_ids: list[str], ye
 
 
 def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:
-    """What an area fee reads of a permit: the line alone where the fee charges the size the act fixes for it;
-    else the stall's real size (SJC art. 11, § 5º: "por metro quadrado utilizado", the line's size a maximum)."""
-    if fee.kind == "formula":  # what its formulas read of the stall (compiled once per version of the act)
-        reads = set(program_for(regime, fee).reads)
-        if "area" in reads:  # a permit keeps its front and depth: the area is their product
-            reads |= {"front", "depth"}
-        return tuple(name for name in ("equipment", "line", "front", "depth", "hitch") if name in reads) or ("line",)
-    try:
-        line = regime.line(permit.line) if permit.line else None
-    except UserError:
-        line = None
-    if fee.area == "line" and line is not None and line.front is not None and line.depth is not None:
-        return ("line",)
-    return ("line", "front", "depth")
+    """What a monthly fee reads of a permit (:func:`fee_needs`, worked out once per version of the act): its
+    stall's equipment, line and sizes — an area is the permit's front × depth (SJC art. 11, § 5º: "por metro
+    quadrado utilizado")."""
+    reads = {need.name for need in fee_needs(regime, fee).inputs}
+    if "area" in reads:  # a permit keeps its front and depth: the area is their product
+        reads |= {"front", "depth"}
+    return tuple(name for name in ("equipment", "line", "front", "depth", "hitch") if name in reads) or ("line",)
 
 
 _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -96,13 +89,11 @@ def month_periods(regime, kind_id: str, fee, year: int, month: int) -> dict[str,
     of the month on which the kind's calendar (``[[schedules]]``: its dated days, else its weekdays) has the feira
     — as the file declares them, never guessed. A period the fee reads and the file does not give is left out (the
     fee is then skipped with the engine's request for it)."""
-    if fee.kind != "formula":
-        return {}
-    reads = program_for(regime, fee).reads
+    needs = fee_needs(regime, fee)
     counted: dict[str, int] = {}
-    if "months" in reads:
+    if needs.reads("months"):
         counted["months"] = 1
-    if "feira_days" in reads:
+    if needs.reads("feira_days"):
         kind = regime.permit_kind(kind_id)
         schedule = regime.schedule(kind.schedule) if kind.schedule else None
         first, last = month_bounds(year, month)
@@ -269,11 +260,10 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
         monthly, once, admin = [], [], []
         for fee_id in kind.fees:
             fee = regime.fee(fee_id)
-            if fee.kind == "per-area-month" or (fee.kind == "formula" and fee.per == "month"):
+            needs = fee_needs(regime, fee)
+            if needs.monthly:
                 monthly.append(fee)
-            elif fee.kind == "per-day":
-                continue  # depot fees come from seizures (enforcement), not from the month
-            elif fee.admin_defined:
+            elif needs.administration is not None:
                 admin.append(fee)  # charged only when frozen on the application
             else:
                 once.append(fee.id)
@@ -381,7 +371,7 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
                 PlannedCharge(
                     key=key,
                     fee=line.get("fee") or "",
-                    kind=charge_kind(fee, line.get("kind", "charge")),
+                    kind=charge_kind(regime, fee, line.get("kind", "charge")),
                     label=line["label"],
                     period="",
                     amount=Decimal(line["amount"]),
@@ -570,7 +560,7 @@ def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -
             if key in existing:
                 continue
             fee = regime.fee(line["fee"]) if line.get("fee") else None
-            if fee is not None and charge_kind(fee, "charge") == "monthly":
+            if fee is not None and charge_kind(regime, fee, "charge") == "monthly":
                 continue  # the month's run charges monthly fees, once the permit is in force
             created.append(
                 create_planned(
@@ -581,7 +571,7 @@ def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -
                         holder=app.applicant_name,
                         regime=app.regime,
                         fee=line.get("fee") or "",
-                        kind=charge_kind(fee, line.get("kind", "charge")),
+                        kind=charge_kind(regime, fee, line.get("kind", "charge")),
                         label=line["label"],
                         period="",
                         amount=Decimal(line["amount"]),

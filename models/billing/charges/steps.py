@@ -16,6 +16,7 @@ from models.base.money import parse_typed
 from models.billing.charges.tables import KINDS, Charge
 from models.registry.applications import next_number
 from models.rules.acts import act_sha
+from models.rules.fees.needs import charge_kind_of
 
 
 def date_text(day: _dt.date | None) -> str:
@@ -56,18 +57,14 @@ def next_charge_number(today: _dt.date) -> str:
     return f"{today.year}/{seq:05d}"
 
 
-def charge_kind(fee, line_kind: str) -> str:
+def charge_kind(regime, fee, line_kind: str) -> str:
+    """The kind of charge a fee's line becomes (``models.rules.fees.needs.charge_kind_of``); ``other`` without a
+    fee."""
     if line_kind == "deposit":
         return "deposit"
     if fee is None:
         return "other"
-    if fee.kind == "per-area-month" or (fee.kind == "formula" and fee.per == "month"):
-        return "monthly"
-    if fee.kind == "venue-table":
-        return "venue"
-    if fee.per == "year":
-        return "yearly"
-    return "event"
+    return charge_kind_of(regime, fee, line_kind)
 
 
 def due_for(fee, line_due: str | None, *, issued: _dt.date, period_end: _dt.date) -> _dt.date:

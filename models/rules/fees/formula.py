@@ -92,10 +92,12 @@ def bounds_span(item: AskedInput) -> str:
     return span
 
 
-def checked_asked(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
-    """The values given for the act's asked inputs, each within the bounds the act sets; anything else is one
-    clear ``UserError`` (field ``inputs.NAME``)."""
-    declared = asked_inputs(regime)
+def checked_asked(
+    regime: Regime, values: Mapping[str, Any] | None, declared: Mapping[str, AskedInput] | None = None
+) -> dict[str, Decimal]:
+    """The values given for the act's asked inputs (``declared``: those of the act's fees, unless given — a fine's),
+    each within the bounds the act sets; anything else is one clear ``UserError`` (field ``inputs.NAME``)."""
+    declared = asked_inputs(regime) if declared is None else declared
     result: dict[str, Decimal] = {}
     for name, raw in (values or {}).items():
         item = declared.get(name)

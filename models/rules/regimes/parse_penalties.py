@@ -28,7 +28,8 @@ from models.rules.regimes.model import (
     Tolerance,
 )
 from models.rules.regimes.parse_common import amount_at, flag_at, parse_closed_day, parse_text_rule, unit_code
-from models.rules.regimes.reader import Node, meant, parse_sub, show
+from models.rules.regimes.parse_fees import formula_at, parse_asked_input, parse_term
+from models.rules.regimes.reader import Node, meant, parse_list, parse_sub, show
 from models.rules.regimes.vocabulary import (
     COUNT_KINDS,
     DEADLINE_EVENTS,
@@ -169,9 +170,13 @@ def parse_fine(node: Node) -> Fine:
         value = node.decimal("value", non_negative=True)
         unit = unit_code(node, "unit")
         amount = Amount(value=value, unit=unit)
-    given = sum(x for x in (amount is not None, max_amount is not None, admin))
+    formula = formula_at(node, "formula", required=False)
+    given = sum(x for x in (amount is not None, max_amount is not None, admin, formula is not None))
     if given != 1:
-        node.fail(None, "a multa precisa de value + unit, ou max = { value, unit }, ou admin_defined = true — um só")
+        node.fail(
+            None,
+            "a multa precisa de value + unit, ou max = { value, unit }, ou formula, ou admin_defined = true — um só",
+        )
     if graded and max_amount is None:
         node.fail("graded", "graded = true exige max = { value, unit }")
     result = Fine(
@@ -184,7 +189,12 @@ def parse_fine(node: Node) -> Fine:
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
+        formula=formula,
+        terms=parse_list(node, "terms", parse_term, id_attr="name", what="termo"),
+        inputs=parse_list(node, "inputs", parse_asked_input, id_attr="name", what="valor informado"),
     )
+    if formula is None and (result.terms or result.inputs):
+        node.fail("formula", "termos e valores informados só numa multa escrita como fórmula (formula = …)")
     node.done()
     return result
 

@@ -259,6 +259,13 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         programs[fee.id], positions[fee.id] = program, i
         for key, error in program.errors:
             fail(f"fees[{i}].{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+    for i, infraction in enumerate(regime.infractions):  # a fine written as a formula: the same language
+        fine = infraction.fine
+        if fine is None or fine.formula is None:
+            continue
+        program = compile_fee(regime, fine.as_fee(infraction.code, infraction.label))
+        for key, error in program.errors:
+            fail(f"infractions[{i}].fine.{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
     for circle in fee_circles(programs):
         fail(
             f"fees[{positions[circle[0]]}].formula", "preços que somam uns aos outros em círculo: " + " → ".join(circle)

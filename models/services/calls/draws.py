@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
+from typing import Any, cast
 
 from peewee import fn
 
@@ -69,10 +70,13 @@ def draw_row(draw: Draw | int) -> DrawRow:
         regime_label, site_label = draw.regime, draw.site
     counts = {
         role: n
-        for role, n in DrawEntry.select(DrawEntry.role, fn.COUNT(DrawEntry.id))
-        .where(DrawEntry.draw == draw.id)
-        .group_by(DrawEntry.role)
-        .tuples()
+        for role, n in cast(
+            Any,
+            DrawEntry.select(DrawEntry.role, fn.COUNT(DrawEntry.id))
+            .where(DrawEntry.draw == draw.id)
+            .group_by(DrawEntry.role)
+            .tuples(),
+        )
     }
     previous = Draw.get_or_none(Draw.replaced_by == draw.id)
     return DrawRow(

@@ -8,6 +8,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from models.base.br import calendar_problem, clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
@@ -222,7 +223,7 @@ def check_row(line: int, cells: dict, *, today: _dt.date, defaults: dict | None 
 
     name = " ".join(text.get("name", "").split())
     legal = " ".join(text.get("legal_name", "").split()) or name
-    address = {
+    address: dict[str, Any] = {  # the same keywords in CompanyInput and PersonInput
         k: text.get(k, "") for k in ("street", "number", "district", "city", "state", "zip_code", "phone", "email")
     }
     for key, limit in (

@@ -15,6 +15,7 @@ from typing import Any
 
 from peewee import IntegrityError, PostgresqlDatabase
 
+from models.access.signing_keys import KeySource
 from models.base import clock
 from models.base.br import clean_cpf
 from models.base.errors import UserError
@@ -76,7 +77,7 @@ def import_rows(
     *,
     all_or_nothing: bool = False,
     today: _dt.date | None = None,
-    key_dir: Path | None = None,
+    key_dir: KeySource | None = None,
     progress: Callable[[int, int], bool | None] | None = None,
 ) -> ImportResult:
     """Write the good rows of ``preview`` (see the module's docstring) in short transactions, the town's tables

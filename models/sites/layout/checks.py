@@ -193,10 +193,10 @@ def check_plan(
     for obstacle in obstacles:
         if obstacle.kind in blocking:
             start = to_mm(obstacle.start)
-            for s in SIDES if obstacle.side == "both" else (obstacle.side,):
-                per_side[s].append((start, start + to_mm(obstacle.extent), obstacle))
-    for s in SIDES:
-        per_side[s].sort(key=lambda o: (o[0], o[1]))
+            for on_side in SIDES if obstacle.side == "both" else (obstacle.side,):
+                per_side[on_side].append((start, start + to_mm(obstacle.extent), obstacle))
+    for on_side in SIDES:
+        per_side[on_side].sort(key=lambda o: (o[0], o[1]))
     starts = {s: [o[0] for o in per_side[s]] for s in SIDES}
     longest = {s: max((o[1] - o[0] for o in per_side[s]), default=0) for s in SIDES}
     for g in geos:
@@ -221,8 +221,8 @@ def check_plan(
 
     # order and runs of sections along each side; end vendors at the ends
     for side in SIDES:
-        row = [g for g in geos if g.stall.side == side]
-        regular = [g for g in row if not g.stall.end_vendor]
+        side_row = [g for g in geos if g.stall.side == side]
+        regular = [g for g in side_row if not g.stall.end_vendor]
         ordered = [
             (g, rules.sections[g.stall.section])
             for g in regular
@@ -231,8 +231,9 @@ def check_plan(
         misplaced = {id(g) for g, _ in _out_of_order(ordered)}
         highest: tuple[int, Section] | None = None  # the highest section seen so far along the side
         for g, section in ordered:
+            order = section.order or 0  # every section here has an order (filtered above)
             if id(g) in misplaced:
-                after = f", depois da Seção {highest[1].numeral}" if highest and highest[0] > section.order else ""
+                after = f", depois da Seção {highest[1].numeral}" if highest and highest[0] > order else ""
                 out.append(
                     Breach(
                         "section-order",
@@ -242,13 +243,13 @@ def check_plan(
                         rules.cite(sides_basis or section.basis),
                     )
                 )
-            if highest is None or section.order > highest[0]:
-                highest = (section.order, section)
+            if highest is None or order > highest[0]:
+                highest = (order, section)
         if end_rule is not None and regular:
-            first, last = regular[0].x0, max(g.x1 for g in regular)
+            row_start, row_end = regular[0].x0, max(g.x1 for g in regular)
             distance = to_mm(end_rule.min_distance or 0)
-            for g in row:
-                if g.stall.end_vendor and not (g.x1 + distance <= first or g.x0 >= last + distance):
+            for g in side_row:
+                if g.stall.end_vendor and not (g.x1 + distance <= row_start or g.x0 >= row_end + distance):
                     out.append(
                         Breach(
                             "end-vendor",
@@ -263,11 +264,11 @@ def check_plan(
     # maximum points
     limit, basis = max_points_of(rules, max_points)
     if limit is not None and len(geos) > limit:
-        extra = sorted(geos, key=lambda g: (g.stall.number, g.stall.key))[limit:]
+        beyond = sorted(geos, key=lambda g: (g.stall.number, g.stall.key))[limit:]
         out.append(
             Breach(
                 "max-points",
-                tuple(g.stall.key for g in extra),
+                tuple(g.stall.key for g in beyond),
                 f"O local tem {len(geos)} pontos; o máximo é {limit}.",
                 basis,
             )
@@ -308,12 +309,12 @@ def _split_sections(rules: PlanRules, geos: list[_Geo]) -> list[Breach]:
         for g in geos:
             if g.stall.side != side or g.stall.end_vendor:
                 continue
-            section = g.stall.section
-            if section and section == previous:
-                runs[section][-1].append(g)
-            elif section:
-                runs.setdefault(section, []).append([g])
-            previous = section
+            section_id = g.stall.section
+            if section_id and section_id == previous:
+                runs[section_id][-1].append(g)
+            elif section_id:
+                runs.setdefault(section_id, []).append([g])
+            previous = section_id
     out = []
     for section_id, parts in runs.items():
         if len(parts) < 2:

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from models.base.errors import UserError
 from models.rules.regimes.model.common import Amount, ClosedDay, Flag, TextRule
+from models.rules.regimes.model.fees import AskedInput, Fee, FormulaTerm
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,27 @@ class Fine:
     notes: str | None = None
     #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
     amended_by: str | None = None
+    #: the fine as a formula of the rule language (issue 29 §1): "0.30 * valor_licenca" (a share of the licence fee,
+    #: asked), "30 * UFESP" (a multiple of a fiscal unit) — its named values (``terms``) and the values it asks for
+    #: (``inputs``) each with its article; a recurrence multiplies it as any fine
+    formula: str | None = None
+    terms: tuple[FormulaTerm, ...] = ()
+    inputs: tuple[AskedInput, ...] = ()
+
+    def as_fee(self, code: str, label: str) -> Fee:
+        """The fine's formula as a formula fee (``multa:CODE``): what the rule language checks and prices."""
+        assert self.formula is not None, "only a fine written as a formula"
+        return Fee(
+            id=f"multa:{code}",
+            label=f"Multa — {label}",
+            kind="formula",
+            basis=self.basis,
+            basis_act=self.basis_act,
+            amended_by=self.amended_by,
+            formula=self.formula,
+            terms=self.terms,
+            inputs=self.inputs,
+        )
 
 
 @dataclass(frozen=True)
