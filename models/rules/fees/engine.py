@@ -289,7 +289,7 @@ def _price_fee(
             # the value the Administration set, given by the fee's id: the value the formula asks for
             asked = {**asked, admin: inp.admin_values[fee.id]}
         try:
-            lines.append(formula_line(regime, formula, inp, asked=asked, asked_by=inp.asked_by, fee_amount=other))
+            line = formula_line(regime, formula, inp, asked=asked, asked_by=inp.asked_by, fee_amount=other)
         except UserError as exc:
             if admin is None or exc.field != f"inputs.{admin}":
                 raise
@@ -299,6 +299,8 @@ def _price_fee(
                 + "): informe-o antes de calcular.",
                 field="admin_value",
             ) from None
+        # a line of the act's fee: a venue table's deposit, priced by its own formula, is the venue table's line
+        lines.append(line if formula.id == fee.id else dataclasses.replace(line, fee=fee.id))
 
 
 #: price the older fee kinds with the fee-kind engine (``models.rules.fees.kinds``) rather than as their
