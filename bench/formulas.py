@@ -124,6 +124,21 @@ def _sjc_stalls(regime, count: int) -> list[dict]:
     return stalls
 
 
+def _by_kind(fn):
+    """``fn`` priced by the fee-kind engine (``models.rules.fees.kinds``): the engine every fee of an older kind
+    was priced by before it was priced as its formula — the reference of each figure's "theirs"."""
+    from models.rules.fees.engine import BY_KIND
+
+    def priced():
+        token = BY_KIND.set(True)
+        try:
+            return fn()
+        finally:
+            BY_KIND.reset(token)
+
+    return priced
+
+
 def run(backend: str, repeat: int) -> list[Figure]:
     from models.billing.charges import plan_month
     from models.rules import regimes as regimes_module
@@ -155,7 +170,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
     with cpu_clock():
         ours, theirs = paired(
             lambda: quotes("occupation-formula", "licence-fee-formula"),
-            lambda: quotes("occupation", "licence-fee"),
+            _by_kind(lambda: quotes("occupation", "licence-fee")),
             repeat,
         )
     assert compiled_count() == compiled, "a version of an act was compiled again"
@@ -193,11 +208,11 @@ def run(backend: str, repeat: int) -> list[Figure]:
 
         regimes_module.get_regime = get_regime  # plan_month asks the package for the act of each permit
         try:
-            as_kind, as_formula = plan(shipped)(), plan(written)()
+            as_kind, as_formula = _by_kind(plan(shipped))(), plan(written)()
             assert [c.amount for c in as_kind.to_create] == [c.amount for c in as_formula.to_create]
             assert len(as_kind.to_create) >= data.PERMITS * 0.95
             with cpu_clock(backend == "sqlite"):
-                ours, theirs = paired(plan(written), plan(shipped), repeat)
+                ours, theirs = paired(plan(written), _by_kind(plan(shipped)), repeat)
         finally:
             regimes_module.get_regime = original
         figures.append(
@@ -222,10 +237,10 @@ def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict],
 
     from models.rules.fees import fee_quote
     from models.rules.regimes import get_regime
-    from models.rules.regimes.legacy_fees import as_formulas
+    from models.rules.regimes.legacy_fees import converted_fees
 
     def converted(regime):
-        return dataclasses.replace(regime, fees=tuple(f for fee in regime.fees for f in as_formulas(fee)))
+        return dataclasses.replace(regime, fees=converted_fees(regime))
 
     shipped = {name: get_regime(name) for name in ("sao-bento-2026", "olimpia-2025", "sjc-2014")}
     written = {name: converted(regime) for name, regime in shipped.items()}
@@ -236,7 +251,8 @@ def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict],
     requests += [("olimpia-2025", {"venue": rng.choice(venues), "days": rng.randint(1, 7)}) for _ in stalls]
     requests += [("sjc-2014", {**s, "year": 2026, "index_factors": factors}) for s in feira]
     for name, inputs in requests[::40]:  # the same figures, or the comparison means nothing
-        assert fee_quote(shipped[name], **inputs).total == fee_quote(written[name], **inputs).total, inputs
+        kinds = _by_kind(lambda name=name, inputs=inputs: fee_quote(shipped[name], **inputs).total)()
+        assert fee_quote(shipped[name], **inputs).total == fee_quote(written[name], **inputs).total == kinds, inputs
 
     def quotes(regimes):
         def fn() -> None:
@@ -246,14 +262,14 @@ def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict],
         return fn
 
     with cpu_clock():
-        ours, theirs = paired(quotes(written), quotes(shipped), repeat)
+        ours, theirs = paired(quotes(shipped), _by_kind(quotes(shipped)), repeat)
     return ratio_figure(
-        f"{len(requests)} quotes, every fee of three acts converted to formulas vs the fee kinds",
+        f"{len(requests)} quotes, every fee of three acts as the one engine prices it vs the fee-kind engine",
         backend,
         ours,
         theirs,
         LIMIT,
-        detail="legacy_fees.as_formulas: linear-metre + energy, venue-table + deposit, per-area-month + INPC",
+        detail="legacy_fees: linear-metre + energy, venue-table + deposit, per-area-month + INPC, as formulas",
     )
 
 
@@ -290,7 +306,7 @@ def _command_line(url: str, backend: str, text: str, stalls: list[dict], repeat:
         return fn
 
     ours, theirs = paired(
-        quotes("bench-formulas", "occupation-formula"), quotes("sao-bento-2026", "occupation"), repeat
+        quotes("bench-formulas", "occupation-formula"), _by_kind(quotes("sao-bento-2026", "occupation")), repeat
     )
     return ratio_figure(
         f"praca quote × {len(stalls)} (in process), the occupation price as a formula vs linear-metre",

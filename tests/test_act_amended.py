@@ -90,13 +90,13 @@ def test_the_quote_cites_each_amended_term_row_exception_and_asked_value():
     line = quote.lines[0]
     details = "\n".join(line.details)
     assert f"Fator de correção = 1,10 (Lei 376/2012, art. 8º, § 1º {BY_LAW})" in details
-    assert "linha 1 (local) → 2,00 R$/m2/mes (Lei 376/2012, art. 8º, I (redação dada pelo Decreto nº 77/1991))" in (
+    assert "linha 1 (local) → 2,00 Cr$/m2/mes (Lei 376/2012, art. 8º, I (redação dada pelo Decreto nº 77/1991))" in (
         details
     )
     assert f"Nota do fiscal = 5, de 1 a 5 (Lei 376/2012, art. 8º, § 3º {BY_LAW}) — informado por ana" in details
     assert f"Exceção 1 — feirante com nota 5: metade (Lei 376/2012, art. 8º, § 2º {BY_LAW}): aplica-se" in details
     other = fee_quote(ACT, fees=["setor"], area="6.00", months=2, asked={"nota": "1"}).lines[0]
-    assert "linha 2 (demais casos) → 3,00 R$/m2/mes (Lei 376/2012, art. 8º, II)" in "\n".join(other.details)
+    assert "linha 2 (demais casos) → 3,00 Cr$/m2/mes (Lei 376/2012, art. 8º, II)" in "\n".join(other.details)
 
 
 def test_the_regime_sheet_cites_the_amending_act_beside_each_value():

@@ -31,7 +31,7 @@ def test_a_price_per_lot_per_feira_day_counts_the_feira_days():
     line = _line("lote-feira", feira_days=8, asked={"lotes": "3"}, asked_by="ana")
     assert line.amount == Decimal("300.00")
     assert line.formula == "12,50 × 3 × 8"
-    assert "Preço de um lote por dia de feira = 12,50 R$/dia_feira (Lei 376/2012, art. 4º)" in line.details
+    assert "Preço de um lote por dia de feira = 12,50 Cr$/dia_feira (Lei 376/2012, art. 4º)" in line.details
     assert "Período: 8 dias de feira." in line.details
 
 
@@ -153,7 +153,7 @@ def test_the_months_run_counts_the_feira_days_of_the_month_from_the_kinds_calend
     with session.acting_as(session.SYSTEM):
         acts.amend(text.encode("utf-8"), "sjc-2014.toml")
     september = plan_month(2026, 9, today=dt.date(2026, 9, 1)).to_create[0]
-    assert september.formula == "0,50 × 28,00 × 4"  # R$ 0,50 per m² per feira day × 28 m² × 4 Thursdays
+    assert september.formula == "0,50 × 8,00 × 3,50 × 4"  # R$ 0,50 per m² per feira day × 8,00 × 3,50 m × 4 Thursdays
     assert september.amount == Decimal("56.00")
     assert "Período: 4 dias de feira." in september.detail["details"]
 

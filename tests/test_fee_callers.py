@@ -295,8 +295,8 @@ def test_every_desk_prices_alike_when_every_fee_of_the_shipped_acts_is_a_formula
 
 def test_what_a_fee_asks_is_the_same_said_either_way():
     """The interface answers alike for each fee of the old kinds and for the formula it becomes: the inputs it
-    reads (but the line São José dos Campos' area fee caps the area with, which the formula does not read yet), its
-    period, the value it leaves to the Administration, and its deposit (the formula's own deposit fee)."""
+    reads (São José dos Campos' area fee reads the line that caps the area, in its refusals), its period, the value
+    it leaves to the Administration, and its deposit (the formula's own deposit fee)."""
     from models.rules.regimes import shipped_regimes_from_files
 
     compared = 0
@@ -307,7 +307,7 @@ def test_what_a_fee_asks_is_the_same_said_either_way():
                 continue
             old = fee_needs(regime, fee)
             new = [fee_needs(converted, f) for f in as_formulas(fee)]
-            names = {need.name for need in old.inputs} - ({"line"} if fee.kind == "per-area-month" else set())
+            names = {need.name for need in old.inputs}
             assert names == {need.name for need in new[0].inputs} | ({"venue"} if len(new) > 1 else set())
             assert (old.per, old.administration) == (new[0].per, new[0].administration), fee.id
             assert old.deposit == any(n.deposit for n in new), fee.id

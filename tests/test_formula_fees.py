@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from desktop.cli import main
 from models.base.errors import UserError
+from models.rules.describe.rules import rule_facts
 from models.rules.fees import fee_quote
-from models.rules.regimes import check_regime_text
+from models.rules.regimes import check_regime_text, load_regime_text
 from models.rules.regimes.fee_formulas import compiled_count, program_for
 
 SAO_BENTO = sao_bento()
@@ -294,7 +295,7 @@ def test_the_months_run_charges_a_monthly_formula_fee_as_the_fee_kind_it_replace
     september = plan_month(2026, 9, today=dt.date(2026, 9, 1)).to_create[0]
     assert september.amount == august.amount and september.kind == "monthly"
     assert september.due_on == dt.date(2026, 9, 20)
-    assert september.formula == "2,50 × 1,930547 × 28,00"  # taxa × INPC × area
+    assert september.formula == august.formula  # taxa × INPC × area, the area of the front and the depth
     assert "art. 11, § 5º" in september.basis and "art. 11, § 7º" in september.basis
     created = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))
     stored = Charge.get_by_id(created[0].id)
@@ -366,3 +367,72 @@ def test_a_reason_naming_a_value_the_fee_does_not_read_and_a_condition_that_is_n
     )
     errors = check_regime_text(cited, f"{TEST_ID}.toml")
     assert any("condição" in e.reason and "cited" in (e.key or "") for e in errors), errors
+
+
+_REFUSAL = """
+[[fees.refusals]]
+when = "line == 'pastel' and area > 12.00 m2"
+reason = "Banca de {area} m² acima dos 12,00 m² que o ato admite para {line}"
+basis = "art. 9º, § 4º"
+field = "area"
+"""
+
+
+def _with_refusal(refusal: str = _REFUSAL, label: str = "") -> str:
+    text = made_up_text()
+    old = 'formula = "preco_setor * area"\nbasis = "art. 9º, § 2º"\n'
+    assert old in text
+    return text.replace(old, old + label + refusal, 1)
+
+
+def test_a_refusal_stops_the_price_with_its_reason_the_values_read_and_its_article():
+    """``[[fees.refusals]]``: the fact the act does not allow is refused before any price, its reason saying the
+    values read (a measure as the desk writes it, a line by its name) with the refusal's article and field; the
+    facts it does not reach are priced, and a line not given leaves the refusal undecided."""
+    regime = load_regime_text(_with_refusal(label='line_label = "Feira — {line} ({area} m²)"\n'), f"{TEST_ID}.toml")
+    with pytest.raises(UserError) as exc:
+        fee_quote(regime, fees=["feira-setor"], line="pastel", area="12,50")
+    assert str(exc.value) == (
+        "Banca de 12,50 m² acima dos 12,00 m² que o ato admite para Pastel (Dec. 4.794/2026, art. 9º, § 4º)."
+    )
+    assert exc.value.field == "area"
+    line = fee_quote(regime, fees=["feira-setor"], line="pastel", area="12").lines[0]
+    assert line.label == "Feira — Pastel (12,00 m²)" and line.amount > 0
+    assert fee_quote(regime, fees=["feira-setor"], line="flores", area="20").lines[0].amount > 0
+    words = [f.text for f in rule_facts(regime, regime.fee("feira-setor"))]
+    assert any(w.startswith("Não se admite: quando ") and "12,00 m²" in w for w in words), words
+
+
+def test_the_checker_reports_a_refusals_mistakes_at_its_id_path():
+    """A refusal's condition must be true or false; every name it and its reason read must exist."""
+    broken = _REFUSAL.replace("area > 12.00 m2", "area + 12.00 m2").replace("{area}", "{aera}")
+    errors = check_regime_text(_with_refusal(broken, 'line_label = "{linha}"\n'), f"{TEST_ID}.toml")
+    keys = {(e.key or "", e.reason) for e in errors}
+    assert any("refusals[0].when" in k and "condição" in r for k, r in keys), keys
+    assert any("refusals[0].reason" in k and "'aera'" in r and "'area'" in r for k, r in keys), keys
+    assert any("line_label" in k and "'linha'" in r for k, r in keys), keys
+    syntax = check_regime_text(_with_refusal(_REFUSAL.replace("{area}", "{area +}")), f"{TEST_ID}.toml")
+    assert any("reason" in (e.key or "") and "{area +}" in e.reason for e in syntax), syntax
+
+
+def test_given_asks_whether_the_case_states_a_fact_and_the_line_says_its_sentences():
+    """``given(area)`` in a refusal: the act's own words when the area is missing; ``given()`` of anything but a
+    desk's fact is refused by the checker. ``[[fees.says]]``: a sentence under its condition, with its article."""
+    refusal = _REFUSAL + (
+        '\n[[fees.refusals]]\nwhen = "not given(area)"\nreason = "Informe a área utilizada: o preço é por m²"\n'
+        'basis = "art. 9º, § 2º"\nfield = "area"\n'
+        '\n[[fees.says]]\nwhen = "area > 10.00 m2"\ntext = "Banca grande: {area} m² de {line}"\n'
+        'basis = "art. 9º, § 5º"\n'
+    )
+    regime = load_regime_text(_with_refusal(refusal), f"{TEST_ID}.toml")
+    with pytest.raises(UserError) as exc:
+        fee_quote(regime, fees=["feira-setor"], line="flores")
+    assert str(exc.value) == "Informe a área utilizada: o preço é por m² (Dec. 4.794/2026, art. 9º, § 2º)."
+    big = fee_quote(regime, fees=["feira-setor"], line="flores", front="4", depth="3").lines[0]
+    assert "Banca grande: 12,00 m² de Flores — Dec. 4.794/2026, art. 9º, § 5º" in big.details
+    assert "art. 9º, § 5º" in big.basis and "4,00 × 3,00" in big.formula
+    small = fee_quote(regime, fees=["feira-setor"], line="flores", area="9").lines[0]
+    assert not any("Banca grande" in d for d in small.details) and "art. 9º, § 5º" not in small.basis
+    wrong = _with_refusal(refusal.replace("not given(area)", "not given(2 m)"))
+    errors = check_regime_text(wrong, f"{TEST_ID}.toml")
+    assert any("given()" in e.reason and "refusals[1].when" in (e.key or "") for e in errors), errors

@@ -54,12 +54,13 @@ def test_sao_bentos_price_says_the_rule_then_the_exceptions_in_the_order_they_ar
 
 def test_olimpias_venue_table_reads_as_a_table_with_its_one_day_exception_and_its_deposit():
     lines = said(REGIMES["olimpia-2025"], "event-venue")
-    assert lines[0].startswith(
-        "Valor = taxa por dia, conforme o imóvel × (o maior entre dias e mínimo de dias cobrados, conforme o imóvel)"
+    assert lines[0].startswith("Valor = dias cobrados × taxa por dia, conforme o imóvel")
+    assert "Dias cobrados = o maior entre dias e mínimo de dias cobrados, conforme o imóvel — LC 324/2025, art. 89" in (
+        lines
     )
     assert "  Quando imóvel: Estádio Municipal “Tereza Breda”: 30 UFESP por dia — LC 324/2025, art. 89, § 3º" in lines
     assert "  Quando imóvel: Estádio Municipal “Tereza Breda”: 5 dias — LC 324/2025, art. 89, § 3º" in lines
-    one_day = "Exceção 1 — uso por um só dia: quando dias = 1 dia, Valor = taxa por 1 dia"
+    one_day = "Exceção 1 — uso por um só dia: quando dias = 1 dia, Valor = dias × taxa por 1 dia"
     assert any(line.startswith(one_day) for line in lines)
     assert "Caução = caução, conforme o imóvel — LC 324/2025, art. 89" in lines
 

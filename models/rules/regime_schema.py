@@ -280,7 +280,19 @@ label = "Exemplo de preço por fórmula"
 kind = "formula"
 per = "month"
 formula = "round(taxa * area * fator) + base_adm"
+line_label = "Exemplo — {area}"
 basis = "art. 3º"
+
+[[fees.says]]
+when = "mei"
+text = "MEI: {area} m²"
+basis = "art. 3º"
+
+[[fees.refusals]]
+when = "area > 100 m2"
+reason = "Área de {area} m² acima de 100,00 m²"
+basis = "art. 3º"
+field = "area"
 
 [[fees.terms]]
 name = "taxa"

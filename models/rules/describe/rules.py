@@ -15,13 +15,14 @@ from models.rules.describe.text import Fact, cap, cite, join_words, lower_first
 from models.rules.describe.words import PER
 from models.rules.fees.formula import bounds_span
 from models.rules.formulas.evaluate import SHOWN_FUNCTIONS, SHOWN_OPS, associative
-from models.rules.formulas.syntax import Binary, Bool, Call, Expr, In, Name, Num, Str, Unary, needs_parentheses
+from models.rules.formulas.syntax import Binary, Bool, Call, Expr, In, Name, Num, Str, Unary, needs_parentheses, parse
 from models.rules.formulas.syntax import precedence as _precedence
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
 from models.rules.regimes.legacy_fees import as_formulas
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import SETTERS
+from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 
 #: the desk's inputs as the rule says them
 DESK_WORDS = {
@@ -183,6 +184,8 @@ class _Words:
             return f"o valor de “{label}”"
         if node.function in self.regime.units_by_code:
             return f"{node.function} de {self.expr(node.args[0])}"
+        if node.function == "given" and node.args and isinstance(node.args[0], Name):
+            return f"informado {self.expr(node.args[0])}"
         args = [self.expr(a) for a in node.args]
         if node.function == "max":
             return f"o maior entre {join_words(args)}"
@@ -209,7 +212,7 @@ def rule_facts(regime: Regime, fee: Fee) -> list[Fact]:
     its tables, the values the act leaves to someone, and the exceptions in the order they are tried. A venue
     table says its deposit as a rule of its own."""
     try:
-        formulas = as_formulas(fee)
+        formulas = as_formulas(fee, regime)
     except ValueError:  # a venue table mixing units in a column: said by its kind's facts only
         return []
     out: list[Fact] = []
@@ -226,6 +229,9 @@ def _one(regime: Regime, fee: Fee) -> list[Fact]:
     what = "Caução" if fee.line_kind == "deposit" else "Valor"
     per = f", {PER[fee.per]}" if fee.per in PER and fee.per != "once" else ""
     out = [Fact(text=f"{what} = {words.expr(program.formula)}{per}", cite=regime.cite_item(fee))]
+    for refusal in fee.refusals:  # what the act does not allow, before any price
+        reason = REFUSAL_PLACEHOLDER.sub(lambda m: f"[{words.expr(parse(m[1]))}]", refusal.reason)
+        out.append(_said(regime, f"Não se admite: quando {words.expr(parse(refusal.when))} — {reason}", refusal))
     exceptions = [
         (n, exc, words.expr(exc.when), words.expr(exc.formula)) for n, exc in enumerate(program.exceptions, start=1)
     ]

@@ -26,10 +26,12 @@ from models.rules.fees.inputs import (
 from models.rules.fees.results import ENERGY_NONE, AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Name, Num, Str
+from models.rules.formulas.types import Dim
 from models.rules.regimes import Regime
-from models.rules.regimes.fee_formulas import PLACEHOLDER, FeeProgram, program_for
+from models.rules.regimes.fee_formulas import DESK_INPUTS, PLACEHOLDER, FeeProgram, program_for
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import CALLED, SETTERS, AskedInput
+from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 
 #: how the desk's inputs are named in a message
 _DESK_WORDS = {
@@ -44,6 +46,9 @@ _DESK_WORDS = {
     "energy": ("a faixa de energia", "energy"),
 }
 
+
+#: the units of a count (days, feira days, events, months, fiscal years): a term in them is written 3, not 3,00
+_COUNTED = frozenset(((unit, 1),) for unit in ("dia", "dia_feira", "evento", "mes", "exercicio"))
 
 #: the desk's categories: in an exception's condition, one not given is none of the ids the condition names
 _CATEGORIES = frozenset({"equipment", "line", "venue", "energy"})
@@ -149,8 +154,11 @@ class _Pricing:
         #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
         self.products: dict[str, str] = {}
         #: the article a measure not given is asked for: an exception's while its condition is read (the depth
-        #: a discount needs is asked by the discount's article), else the fee's
+        #: a discount needs is asked by the discount's article), a refusal's while its condition is read, else
+        #: the fee's
         self.asking_for: str | None = None
+        #: a refusal's condition is being read: a category the case does not give leaves it undecided
+        self.refusing = False
 
     # -- the Env of the compiled closures
     def value(self, name: str) -> Value:
@@ -161,6 +169,8 @@ class _Pricing:
         return found
 
     def call(self, function: str, args: list[Value]) -> Value:
+        if function == "given":
+            return self._given(str(args[0]))
         key = (function, str(args[0]))
         found = self.called.get(key)
         if found is not None:
@@ -173,9 +183,20 @@ class _Pricing:
         else:  # a fiscal unit in a given year
             year = int(Decimal(str(args[0])))
             value = self.regime.unit_value(function, year, self.inp.overrides)
-            self.details.append(unit_value_detail(self.regime, function, year, self.inp.overrides))
+            self.details.append(self._unit_detail(function, year))
         self.called[key] = value
         return value
+
+    def _unit_detail(self, code: str, year: int) -> str:
+        """What a fiscal unit is worth in ``year`` and where that comes from: written once per version of the act
+        when the file's value is used (a value from the database is said anew)."""
+        if self.inp.overrides:
+            return unit_value_detail(self.regime, code, year, self.inp.overrides)
+        key = f"unit:{code}:{year}"
+        text = self.program.said.get(key)
+        if text is None:
+            text = self.program.said[key] = unit_value_detail(self.regime, code, year, None)
+        return text
 
     def _cite(self, key: str, basis: str, basis_act: str | None, amended_by: str | None = None) -> str:
         text = self.program.said.get(key)
@@ -198,7 +219,7 @@ class _Pricing:
             return self._asked(name)
         if name in regime.units_by_code:
             value = regime.unit_value(name, self.year, self.inp.overrides)
-            self.details.append(unit_value_detail(regime, name, self.year, self.inp.overrides))
+            self.details.append(self._unit_detail(name, self.year))
             return value, _factor(value)
         if any(index.code == name for index in regime.indexes):
             return self._index(name)
@@ -215,17 +236,18 @@ class _Pricing:
             assert term.term.value is not None  # the loader asks for value or formula
             value = term.term.value
             if term.fiscal is None:
-                said, text = f"{_factor(value)}{_unit(term.term.unit)}", _factor(value)
+                said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
             else:
                 unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
-                self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
+                self.details.append(self._unit_detail(term.fiscal, self.year))
                 said = f"{_factor(value)} {term.term.unit}"
                 self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
         else:
             computed = self.evaluate(f"term:{name}")
             assert isinstance(computed, Decimal)
-            value, text = computed, _measure(computed)
+            counted = term.dim.powers in _COUNTED and computed == computed.to_integral()
+            value, text = computed, str(int(computed)) if counted else _measure(computed)  # 3 (days), not 3,00
             chosen, aside = self._chosen(name, term.tree, computed) if conditional else ("", "")
             said = f"{self.show(f'term:{name}')}{chosen} = {text}"
         if not conditional:
@@ -287,20 +309,26 @@ class _Pricing:
         table = self.program.tables[name]
         index = self._row(name)
         if index is not None:
-            n, row, when = index + 1, table.table.rows[index], table.whens[index]
-            cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
+            row = table.table.rows[index]
             self.bases.append(row.basis)
-            case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+            key = f"row:{name}:{index}"
+            said = self.program.said.get(key)  # the row's words: the same in every quote of this version
+            if said is None:
+                when = table.whens[index]
+                case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+                cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
+                said = self.program.said[key] = (
+                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.value)}"
+                    f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
+                )
             value = row.value
             text = _factor(value)
             if table.fiscal is not None:
                 unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
-                self.details.append(unit_value_detail(self.regime, table.fiscal, self.year, self.inp.overrides))
+                self.details.append(self._unit_detail(table.fiscal, self.year))
                 self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
-            self.details.append(
-                f"{table.table.label}: linha {n} ({case}) → {_factor(row.value)}{_unit(table.table.unit)} ({cite})"
-            )
+            self.details.append(said)
             return value, text
         raise UserError(
             f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
@@ -320,14 +348,17 @@ class _Pricing:
             )
         self.bases.append(item.basis)
         by = f" — informado por {self.asked_by}" if self.asked_by else ""
-        self.details.append(f"{item.label} = {_factor(value)}{_unit(item.unit)}, {bounds_text(self.regime, item)}{by}")
+        self.details.append(
+            f"{item.label} = {_factor(value)}{_unit(item.unit, self.regime.currency)}, "
+            f"{bounds_text(self.regime, item)}{by}"
+        )
         self.given.append(AskedValue(name, item.label, value, self.asked_by))
         return value, _factor(value)
 
     def _index(self, code: str) -> tuple[Value, str]:
         index = self.regime.index(code)
-        if self.year <= index.base_year:
-            return Decimal(1), "1"
+        if self.year <= index.base_year:  # no correction yet: a factor of 1, not written (2,50 × 14,00)
+            return Decimal(1), ""
         factor = self.inp.index_factors.get(code)
         if factor is None:
             raise UserError(
@@ -342,6 +373,29 @@ class _Pricing:
         )
         return factor, _factor(factor)
 
+    def _given(self, name: str) -> bool:
+        """Whether the case gives the desk's fact ``name`` (the area: given, or the front and the depth)."""
+        inp = self.inp
+        if name == "area":
+            return inp.area is not None or (
+                inp.front_or_equipment() is not None and inp.depth_or_equipment() is not None
+            )
+        found = {
+            "front": inp.front_or_equipment(),
+            "depth": inp.depth_or_equipment(),
+            "hitch": inp.hitch,
+            "days": inp.days,
+            "equipment": inp.equipment,
+            "line": inp.line,
+            "venue": inp.venue,
+            "energy": inp.energy if inp.energy != ENERGY_NONE else None,
+        }
+        if name in found:
+            return found[name] is not None
+        if name in PERIODS:
+            return inp.periods.get(name) is not None
+        return True  # the year, mei, local: always known
+
     def _desk(self, name: str) -> tuple[Value, str]:
         inp = self.inp
         value: Value | None
@@ -354,6 +408,8 @@ class _Pricing:
         elif name == "area":
             front, depth = inp.front_or_equipment(), inp.depth_or_equipment()
             value = inp.area if inp.area is not None else (front * depth if front and depth else None)
+            if inp.area is None and front and depth:  # the area of the front and the depth: written as they are
+                self.products[name] = f"{_measure(front)} × {_measure(depth)}"
         elif name == "days":
             value = Decimal(inp.days) if inp.days is not None else None
         elif name in PERIODS:
@@ -374,6 +430,8 @@ class _Pricing:
             value = inp.energy if inp.energy != ENERGY_NONE else None
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
+        if value is None and self.refusing and name in _CATEGORIES:
+            raise _UndecidedError(name)
         if value is None and self.asking_for is not None and name in _CATEGORIES:
             # an exception's condition on a stall not described: it is not one of the stalls the exception
             # names (a category not given never holds), as a discount for trailers does not reach "a stall"
@@ -401,9 +459,13 @@ class _Pricing:
 
     def show(self, key: str) -> str:
         """The expression ``key`` with the values in (every name it shows was read when it was evaluated)."""
-        out = []
+        out: list[str] = []
+        unwritten = False  # a factor of 1 not written (an index before its first correction): its × goes too
         for part in self.program.compiled[key].parts:
             if isinstance(part, str):
+                if unwritten and part.startswith(" × "):
+                    part = part[3:]
+                unwritten = False
                 out.append(part)
             elif part.call is not None:
                 out.append(self._call_text(part.call))
@@ -413,7 +475,12 @@ class _Pricing:
             else:
                 if part.name not in self.texts:
                     self.value(part.name)
-                out.append(self.texts[part.name])
+                text = self.texts[part.name]
+                if not text and out and out[-1].endswith(" × "):
+                    out[-1] = out[-1][:-3]
+                elif not text:
+                    unwritten = True
+                out.append(text)
         return "".join(out)
 
     def _call_text(self, node: Call) -> str:
@@ -456,8 +523,120 @@ def _measure(value: Decimal) -> str:
     return _measure_text(str(value))
 
 
-def _unit(unit: str) -> str:
-    return f" {unit}" if unit else ""
+def _unit(unit: str, currency: str = "R$") -> str:
+    """A value's unit after it: money in the act's own (``Cr$/dia`` in an act in cruzeiros)."""
+    return f" {unit.replace('R$', currency)}" if unit else ""
+
+
+class _UndecidedError(Exception):
+    """A refusal's condition reads a category the case does not give: the refusal does not refuse."""
+
+
+#: the units a count is said in, with its words: "3 dias", "1 dia de feira"
+_COUNT_WORDS = {
+    Dim.of("dia"): ("dia", "dias"),
+    **{DESK_INPUTS[name]: words[1:] for name, words in PERIODS.items()},
+}
+
+
+def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
+    """A value a text says (a refusal's reason, the line's label, what the line says): a count with its word
+    (``3 dias``), a value of the act in fiscal units as the act writes it (``60 UFESP``), a measure as the desk
+    writes it, a category by its name."""
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    name = text.strip()
+    if isinstance(value, Decimal):
+        words = _COUNT_WORDS.get(pricing.program.said_types.get(key))  # type: ignore[arg-type]
+        if words is not None and value == value.to_integral():
+            return f"{int(value)} {words[0] if value == 1 else words[1]}"
+        fiscal = _fiscal_value(pricing, name)
+        return fiscal if fiscal is not None else _measure(value)
+    inp = pricing.inp
+    if name == "energy":
+        tier = next((t for f in pricing.regime.fees for t in f.tiers if t.id == value), None)
+        return tier.label if tier is not None else str(value)
+    chosen = inp.equipment if name == "equipment" else inp.line if name == "line" else inp.venue
+    if name in ("equipment", "line", "venue") and chosen is not None and chosen.id == value:
+        return chosen.label
+    return str(value)
+
+
+def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
+    """A term or table of the act in fiscal units, as the act writes it (``60 UFESP``); None for any other."""
+    program = pricing.program
+    if name not in program.tables and name not in program.terms:
+        return None
+    if name in program.tables and program.tables[name].fiscal is not None:
+        row = pricing._row(name)
+        if row is not None:
+            return f"{_factor(program.tables[name].table.rows[row].value)} {program.tables[name].fiscal}"
+    term = program.terms.get(name)
+    if term is not None and term.fiscal is not None and term.term.value is not None:
+        return f"{_factor(term.term.value)} {term.fiscal}"
+    return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _split(template: str) -> tuple[str, ...]:
+    return tuple(REFUSAL_PLACEHOLDER.split(template))
+
+
+def _said_text(pricing: _Pricing, template: str, key: str) -> str:
+    """``template`` with each ``{expression}`` replaced by its value (compiled as ``KEY:J``), said."""
+    parts = list(_split(template))  # text, expression, text, …
+    for j in range(1, len(parts), 2):
+        said_key = f"{key}:{j // 2}"
+        parts[j] = _said(pricing, said_key, parts[j], pricing.evaluate(said_key))
+    return "".join(parts)
+
+
+def _says(pricing: _Pricing) -> None:
+    """What the line says (``[[fees.says]]``), each whose condition holds, with its article."""
+    for n, says in enumerate(pricing.program.fee.says):
+        if says.when is not None and not pricing.evaluate(f"says:{n}"):
+            continue
+        text = _said_text(pricing, says.text, f"says:{n}")
+        if says.basis is not None:
+            text += f" — {pricing._cite(f'says:{n}', says.basis, says.basis_act, says.amended_by)}"
+            pricing.bases.append(says.basis)
+        pricing.details.append(text)
+
+
+def _refuse(pricing: _Pricing) -> None:
+    """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
+    condition holds stops the price with its reason and article."""
+    program, inp = pricing.program, pricing.inp
+    chosen = {
+        "equipment": inp.equipment.id if inp.equipment is not None else None,
+        "line": inp.line.id if inp.line is not None else None,
+        "venue": inp.venue.id if inp.venue is not None else None,
+        "energy": inp.energy if inp.energy != ENERGY_NONE else None,
+    }
+    for n, refusal in enumerate(program.fee.refusals):
+        key = program.refusal_keys[n] if n < len(program.refusal_keys) else None
+        if key is not None and chosen[key[0]] != key[1]:
+            continue  # a refusal for another line, tier, venue…, or the category not given: undecided
+        cite = pricing._cite(f"refusal:{n}", refusal.basis, refusal.basis_act, refusal.amended_by)
+        pricing.asking_for, pricing.refusing = cite, True
+        try:
+            holds = bool(pricing.evaluate(f"refusal:{n}"))
+        except _UndecidedError:
+            holds = False
+        finally:
+            pricing.asking_for, pricing.refusing = None, False
+        if not holds:
+            continue
+        reason = _said_text(pricing, refusal.reason, f"refusal:{n}")
+        raise UserError(f"{reason} ({cite}).", field=refusal.field or "fees")
+
+
+def _due(program: FeeProgram) -> str | None:
+    """When the fee is due, as the act says it: written once per version of the act."""
+    said = program.said.get("due")
+    if said is None:
+        said = program.said["due"] = due_text(program.fee) or ""
+    return said or None
 
 
 def _general_rule(pricing: _Pricing) -> UserError | None:
@@ -466,6 +645,7 @@ def _general_rule(pricing: _Pricing) -> UserError | None:
     exception that holds sets the rule aside and prices without it (a value before the table an amending act
     added, asked for), and only when none does is the reason given (Catala's base and exceptions)."""
     details, given = len(pricing.details), len(pricing.given)
+    # what was read before (a refusal's condition), restored when the rule cannot be priced
     kept = dict(pricing.values), dict(pricing.texts), dict(pricing.products), dict(pricing.called)
     try:
         base = pricing.evaluate("formula")
@@ -558,15 +738,21 @@ def formula_line(
         raise UserError(f"{fee.label}: fórmula inválida em {key}, coluna {error.column}: {error.reason}", field="fees")
     year = year_for(fee, inp.year)
     pricing = _Pricing(regime, program, inp, year, asked, asked_by, fee_amount)
+    _refuse(pricing)
+    _says(pricing)  # what the line says of the facts, with its articles, before the rule's values
     unpriced = _general_rule(pricing)
     found = pricing.values.get("base")
     base = found if isinstance(found, Decimal) else None
-    amount, shown_key, label = base, "formula", fee.label
+    named = fee.label if fee.line_label is None else _said_text(pricing, fee.line_label, "line_label")
+    amount, shown_key, label = base, "formula", named
     applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
         if not _holds(pricing, n - 1, unpriced, pricing._cite(f"article:{n}", exc.exception.basis, None)):
-            pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
+            said = program.said.get(f"not:{n}")
+            if said is None:
+                said = program.said[f"not:{n}"] = f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica."
+            pricing.details.append(said)
             continue
         value = pricing.evaluate(f"exception:{n - 1}")
         assert isinstance(value, Decimal)
@@ -581,7 +767,7 @@ def formula_line(
         )
         pricing.bases.append(exc.exception.basis)
         amount, shown_key, applied = value, f"shown:{n - 1}", exc.exception.id
-        label = f"{fee.label} — {exc.exception.label}"
+        label = named if fee.line_label is not None else f"{named} — {exc.exception.label}"
         break
     if amount is None:  # no exception set the general rule aside: what it lacks is asked for
         assert unpriced is not None
@@ -592,15 +778,21 @@ def formula_line(
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
+    bases = pricing.bases
+    if fee.amended_by is None and any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
+        # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
+        # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
+        bases = [b for b in bases if b != fee.basis]
+    joined = "; ".join(dict.fromkeys(b for b in bases if b))
     return QuoteLine(
         label=label,
         amount=round_cents(amount),
         formula=pricing.show(shown_key),
-        basis=join_basis(regime, *pricing.bases),
+        basis=pricing._cite(f"basis:{joined}", joined, None) if joined else join_basis(regime),
         fee=fee.id,
         kind=fee.line_kind or "charge",
         year=year,
-        due=due_text(fee),
+        due=_due(program),
         details=tuple(pricing.details),
         asked=tuple(pricing.given),
         exception=applied,

@@ -107,8 +107,11 @@ def compile_run(expr: Expr) -> Run:
     if isinstance(expr, In):
         item, options, negated = compile_run(expr.item), frozenset(o.value for o in expr.options), expr.negated
         return lambda env: (item(env) in options) != negated
-    args = [compile_run(arg) for arg in expr.args]
     function = expr.function
+    if function == "given":  # whether the case gives a fact: the name is asked about, never read
+        asked = expr.args[0].name if isinstance(expr.args[0], Name) else ""
+        return lambda env: env.call("given", [asked])
+    args = [compile_run(arg) for arg in expr.args]
     if function == "min":
         return lambda env: min(_quantity(a(env)) for a in args)
     if function == "max":

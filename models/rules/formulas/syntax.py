@@ -51,7 +51,7 @@ UNIT_WORDS = {
     "exercicio": "exercicio",
     "exercicios": "exercicio",
 }
-FUNCTIONS = ("min", "max", "round", "fee")
+FUNCTIONS = ("min", "max", "round", "fee", "given")
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 

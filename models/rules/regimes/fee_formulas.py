@@ -20,6 +20,7 @@ from models.rules.formulas.syntax import Binary, Call, Expr, FormulaError, Name,
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
+from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 from models.rules.regimes.reader import near
 
 if TYPE_CHECKING:
@@ -108,8 +109,9 @@ class FeeProgram:
     #: the other fees of the act it adds up (``fee('licenca')``)
     fees: tuple[str, ...] = ()
     #: each expression compiled to closures and a text template (none when the fee has a mistake): ``formula``,
-    #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N`` and ``shown:N`` (the exception with ``base``
-    #: written out as the rule)
+    #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N``, ``shown:N`` (the exception with ``base``
+    #: written out as the rule), ``refusal:N`` and ``refusal:N:J`` (the J-th value its reason says),
+    #: ``line_label:J`` (the J-th value the line's label says), ``says:N`` and ``says:N:J``
     compiled: dict[str, Compiled] = field(default_factory=dict, compare=False)
     #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
     #: kept once written
@@ -117,6 +119,11 @@ class FeeProgram:
     #: the desk's inputs it reads itself or through the fees it adds up (found at its first quote)
     reads_through: list[frozenset[str]] = field(default_factory=list, compare=False)
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
+    #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
+    said_types: dict[str, Type] = field(default_factory=dict, compare=False)
+    #: per refusal, the desk's category and id its condition starts with (``line == 'pastel' and …``): a refusal
+    #: for another id, or with the category not given, is not read at all
+    refusal_keys: tuple[tuple[str, str] | None, ...] = field(default=(), compare=False)
 
 
 def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
@@ -141,6 +148,17 @@ def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
             yield f"exceptions[{i}].reaches", exc.reaches
         for j, requirement in enumerate(exc.unmet):
             yield f"exceptions[{i}].unmet[{j}].when", requirement.when
+    for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(fee.line_label or "")):
+        yield f"line_label[{j}]", said
+    for i, refusal in enumerate(fee.refusals):
+        yield f"refusals[{i}].when", refusal.when
+        for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(refusal.reason)):
+            yield f"refusals[{i}].reason[{j}]", said
+    for i, says in enumerate(fee.says):
+        if says.when is not None:
+            yield f"says[{i}].when", says.when
+        for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(says.text)):
+            yield f"says[{i}].text[{j}]", said
 
 
 def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
@@ -270,13 +288,19 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
                     raise FormulaError(f"preço {ident!r} não existe neste regime{hint}", node.args[0].column)
                 referenced.append(ident)
                 return MONEY
+            if node.function == "given":
+                arg = node.args[0] if len(node.args) == 1 else None
+                if not (isinstance(arg, Name) and arg.name in desk):
+                    raise FormulaError("given() pede um dado do balcão: given(front), given(line)", node.column)
+                return BOOL
             if node.function in fiscal_units:
                 arg = node.args[0] if len(node.args) == 1 else None
                 if not (isinstance(arg, Num) and arg.unit is None and arg.value == arg.value.to_integral()):
                     raise FormulaError(f"{node.function}(ANO) pede o ano, como {node.function}(2026)", node.column)
                 return MONEY
             raise FormulaError(
-                f"função {node.function!r} desconhecida (use min, max, round, fee, ou uma unidade fiscal com o ano)",
+                f"função {node.function!r} desconhecida (use min, max, round, fee, given, ou uma unidade fiscal com o "
+                "ano)",
                 node.column,
             )
 
@@ -328,6 +352,23 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         when, formula = trees.get(f"exceptions[{i}].when"), trees.get(f"exceptions[{i}].formula")
         if when is not None and formula is not None:
             exceptions.append(ExceptionProgram(exception, when, formula))
+    said_keys = [f"line_label[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(fee.line_label or "")))]
+    for i, refusal in enumerate(fee.refusals):
+        expect(f"refusals[{i}].when", BOOL, "a condição da recusa")
+        said_keys += [f"refusals[{i}].reason[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(refusal.reason)))]
+    for i, says in enumerate(fee.says):
+        if says.when is not None:
+            expect(f"says[{i}].when", BOOL, "a condição do que a linha diz")
+        said_keys += [f"says[{i}].text[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(says.text)))]
+    said_types: dict[str, Type] = {}
+    for key in said_keys:  # a value said in a text: any type
+        if key in trees:
+            try:
+                said_types[key] = typed(trees[key], in_exception=False)
+            except _ReportedError:
+                pass
+            except FormulaError as exc:
+                errors.append((key, exc))
     compiled: dict[str, Compiled] = {}
     if not errors:
         formula_tree = trees["formula"]
@@ -355,6 +396,17 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
                     compiled[f"{key}:{i}"] = compile_expr(trees[f"exceptions[{i}].{key}"])
             for j in range(len(fee.exceptions[i].unmet)):
                 compiled[f"unmet:{i}:{j}"] = compile_expr(trees[f"exceptions[{i}].unmet[{j}].when"])
+        for j in range(len(REFUSAL_PLACEHOLDER.findall(fee.line_label or ""))):
+            compiled[f"line_label:{j}"] = compile_expr(trees[f"line_label[{j}]"])
+        for i, refusal in enumerate(fee.refusals):
+            compiled[f"refusal:{i}"] = compile_expr(trees[f"refusals[{i}].when"])
+            for j in range(len(REFUSAL_PLACEHOLDER.findall(refusal.reason))):
+                compiled[f"refusal:{i}:{j}"] = compile_expr(trees[f"refusals[{i}].reason[{j}]"])
+        for i, says in enumerate(fee.says):
+            if says.when is not None:
+                compiled[f"says:{i}"] = compile_expr(trees[f"says[{i}].when"])
+            for j in range(len(REFUSAL_PLACEHOLDER.findall(says.text))):
+                compiled[f"says:{i}:{j}"] = compile_expr(trees[f"says[{i}].text[{j}]"])
     used = {n.name for tree in trees.values() for n in names(tree)}
     for i, item in enumerate(fee.inputs):
         if item.name not in used:
@@ -370,7 +422,29 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         fees=tuple(dict.fromkeys(referenced)),
         errors=tuple(errors),
         compiled=compiled,
+        said_types={_said_key(key): kind for key, kind in said_types.items()},
+        refusal_keys=tuple(_category_key(trees.get(f"refusals[{i}].when")) for i in range(len(fee.refusals))),
     )
+
+
+def _category_key(tree: Expr | None) -> tuple[str, str] | None:
+    """``(name, id)`` when ``tree`` is ``NAME == 'id'`` over a desk category, or starts with it (``and``)."""
+    while isinstance(tree, Binary) and tree.op == "and":
+        tree = tree.left
+    if (
+        isinstance(tree, Binary)
+        and tree.op == "=="
+        and isinstance(tree.left, Name)
+        and tree.left.name in DESK_CATEGORIES
+        and isinstance(tree.right, Str)
+    ):
+        return tree.left.name, tree.right.value
+    return None
+
+
+def _said_key(key: str) -> str:
+    """``says[0].text[1]`` → ``says:0:1``: a value said in a text, by its compiled key."""
+    return re.sub(r"\.?(?:reason|text)?\[(\d+)\]", r":\1", key).replace("refusals:", "refusal:")
 
 
 class _ReportedError(FormulaError):

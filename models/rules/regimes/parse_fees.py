@@ -17,12 +17,17 @@ from models.rules.regimes.model.fees import (
     DecisionTable,
     FeeException,
     FormulaTerm,
+    Refusal,
     Requirement,
+    Said,
     TableRow,
 )
 from models.rules.regimes.parse_common import amount_at, unit_code
 from models.rules.regimes.reader import Node, check_unique, parse_list, parse_sub
 from models.rules.regimes.vocabulary import AREA_KINDS, DUE_EACH, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
+
+#: an expression in a refusal's reason: ``{front + hitch}``
+REFUSAL_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
 
 def parse_due(node: Node) -> Due:
@@ -353,6 +358,49 @@ def parse_requirement(node: Node) -> Requirement:
     return result
 
 
+#: the desk's fields a refusal may be about (``[[fees.refusals]] field``)
+REFUSAL_FIELDS = ("front", "depth", "hitch", "area", "days", "equipment", "line", "venue", "energy", "fees")
+
+
+def said_at(node: Node, name: str, required: bool = True) -> str | None:
+    """A text said with values (``{front + hitch}``): each expression in braces read in the language."""
+    text = node.text(name, required)
+    for placeholder in REFUSAL_PLACEHOLDER.findall(text or ""):
+        try:
+            parse(placeholder)
+        except FormulaError as exc:
+            node.fail(name, f"erro na expressão {{{placeholder}}}, coluna {exc.column}: {exc.reason}")
+    return text
+
+
+def parse_refusal(node: Node) -> Refusal:
+    reason = said_at(node, "reason") or ""
+    result = Refusal(
+        when=formula_at(node, "when") or "",
+        reason=reason,
+        basis=node.basis(),
+        field=node.enum("field", REFUSAL_FIELDS, False),
+        basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_said(node: Node) -> Said:
+    result = Said(
+        text=said_at(node, "text") or "",
+        when=formula_at(node, "when", False),
+        basis=node.basis("basis", False),
+        basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
 def parse_asked_input(node: Node) -> AskedInput:
     name = name_at(node)
     minimum = node.decimal("min", False)
@@ -384,11 +432,14 @@ def parse_formula_parts(node: Node) -> dict[str, Any]:
     asks for. Names and units are checked against the whole act afterwards (``fee_formulas``)."""
     parts: dict[str, Any] = {
         "formula": formula_at(node, "formula"),
+        "line_label": said_at(node, "line_label", False),
         "per": node.enum("per", FIXED_PER, required=False),
         "terms": parse_list(node, "terms", parse_term, id_attr="name", what="termo"),
         "tables": parse_list(node, "tables", parse_table, id_attr="name", what="tabela"),
         "exceptions": parse_list(node, "exceptions", parse_fee_exception, what="exceção"),
         "inputs": parse_list(node, "inputs", parse_asked_input, id_attr="name", what="valor informado"),
+        "refusals": parse_list(node, "refusals", parse_refusal, id_attr=None, what="recusa"),
+        "says": parse_list(node, "says", parse_said, id_attr=None, what="dito"),
     }
     names: dict[str, str] = {}
     for key in ("terms", "tables", "inputs"):

@@ -201,6 +201,39 @@ class Requirement:
     reason: str
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A fact the act does not allow (``[[fees.refusals]]``): when ``when`` holds, the fee is not priced and the
+    desk is told ``reason`` with the article (``A tarifa vale até 2,00 ML; informado {front + hitch} ML`` — each
+    ``{expression}`` is the value read, as shown; a category, its label). Refusals are tried in the file's order,
+    before the general rule; one whose condition reads a category the case does not give (the equipment, the
+    line) does not refuse, and a measure it reads and the case does not give is asked for by its article."""
+
+    when: str
+    reason: str
+    basis: str
+    #: the desk's field the refusal is about (``front``, ``depth``, ``energy``…), highlighted at the desk
+    field: str | None = None
+    basis_act: str | None = None
+    #: the amending act that gave this rule its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Said:
+    """What the quote line says when ``when`` holds (``[[fees.says]]``): ``text`` with each ``{expression}`` the
+    value read, as shown (``{days} de uso: mínimo de {minimo_dias} cobrados``), followed by its article when it
+    has one (`` — LC 324/2025, art. 89, § 1º``). A fact it reads and the case does not give is asked for."""
+
+    text: str
+    when: str | None = None
+    basis: str | None = None
+    basis_act: str | None = None
+    amended_by: str | None = None
+    notes: str | None = None
+
+
 #: what an act calls an exception a case claims (``called``): the words of its reasons — "Sem desconto",
 #: "nenhum desconto deste preço alcança …", "os descontos deste preço dependem …"
 CALLED = {
@@ -278,6 +311,13 @@ class Fee:
     tables: tuple[DecisionTable, ...] = ()
     exceptions: tuple[FeeException, ...] = ()
     inputs: tuple[AskedInput, ...] = ()
+    #: the quote line's label said with the values read (``{venue}``: the venue's name, ``{days}``: "3 dias");
+    #: none: the fee's label
+    line_label: str | None = None
+    #: facts the act does not allow, refused before the fee is priced (``Refusal``)
+    refusals: tuple[Refusal, ...] = ()
+    #: what the line says, each under its condition (``Said``)
+    says: tuple[Said, ...] = ()
     #: cases the act exempts (``Exemption``)
     exemptions: tuple[Exemption, ...] = ()
     #: ``deposit`` when its line is a refundable deposit (a venue table's caução said as a formula); else a charge
