@@ -26,7 +26,7 @@ PAID_ON = _dt.date(2026, 11, 19)
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
-    from models.billing.charges import Charge
+    from models.billing.charges import Charge, ChargeState
     from models.billing.collection import codes
     from models.billing.collection.bank_files import import_return
     from models.billing.collection.guias import free_field
@@ -46,7 +46,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
             write_setting("collection_agreement", "0042")
             write_setting("collection_value_id", "6")
         charges = list(
-            Charge.select().where((Charge.status == "open") & Charge.person.is_null(False)).order_by(Charge.id)
+            Charge.with_state().where((ChargeState.status == "open") & Charge.person.is_null(False)).order_by(Charge.id)
         )[: min(RECORDS, data.PERMITS)]
         guias, links = [], []
         for n, charge in enumerate(charges, 1):
@@ -112,7 +112,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
                 db.execute_sql("DELETE FROM credit")
                 db.execute_sql(f"DELETE FROM payment WHERE reference LIKE {db.param}", ("RET %",))
                 db.execute_sql("DELETE FROM return_file")
-                db.execute_sql(f"UPDATE charge SET paid_total = 0, status = 'open' WHERE id IN ({charge_ids})")
+                db.execute_sql(f"UPDATE charge_state SET paid_total = 0, status = 'open' WHERE id IN ({charge_ids})")
 
         def baseline():
             records = [line[:150] for line in path.read_text("latin-1").splitlines()]

@@ -520,7 +520,8 @@ def test_overpaid_and_twice_paid_records_need_consent_and_become_credits(databas
 
 def test_a_return_file_updates_its_charges_in_one_audit_entry_and_the_chain_holds(database, tmp_path):
     """Issue 30 §4's budget: the charges a return file pays are one audit entry (not one per charge), which lists
-    every charge's paid total and status before and after, and ``praca audit verify`` finds the chain intact."""
+    every charge's paid total and status (its ``charge_state``) before and after, and ``praca audit verify`` finds the
+    chain intact."""
     from models.billing.charges import Charge
     from models.billing.collection.bank_files import import_return
     from models.billing.collection.returns import build_return
@@ -537,10 +538,12 @@ def test_a_return_file_updates_its_charges_in_one_audit_entry_and_the_chain_hold
     import_return(ret, today=TODAY)
     updates = list(
         AuditEntry.select().where(
-            (AuditEntry.id > last) & (AuditEntry.table_name == "charge") & (AuditEntry.action == "update")
+            (AuditEntry.id > last) & (AuditEntry.table_name == "charge_state") & (AuditEntry.action == "update")
         )
     )
     assert len(updates) == 1 and "arquivo de retorno RET.txt: 3 registro(s)" in updates[0].note
+    # what is paid and the status live in charge_state (schema v31): the charge's own row is not written
+    assert not AuditEntry.select().where((AuditEntry.id > last) & (AuditEntry.table_name == "charge")).exists()
     before = {row["id"]: row for row in bulk_rows(updates[0].before)}
     after = {row["id"]: row for row in bulk_rows(updates[0].after)}
     ids = [fine.id for _guia, fine in issued]

@@ -8,7 +8,7 @@ from collections import defaultdict
 from decimal import Decimal
 
 from models.base.money import format_brl
-from models.billing.charges import Charge
+from models.billing.charges import ChargeState
 from models.enforcement.debts import debt_register
 from models.enforcement.seizures import due_passed, reclaim_due_of
 from models.enforcement.tables import ZERO, Contest, Record, RecordCharge, SeizedItem, day_text
@@ -79,11 +79,11 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30, regimes: froze
             if r.refers_to_id is not None
         }
         for link in (
-            RecordCharge.select(RecordCharge.record, Charge.amount, Charge.paid_total)
-            .join(Charge, on=(RecordCharge.charge == Charge.id))
-            .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine") & (Charge.status == "open"))
+            RecordCharge.select(RecordCharge.record, ChargeState.amount, ChargeState.paid_total)
+            .join(ChargeState, on=(RecordCharge.charge == ChargeState.charge), attr="fine")
+            .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine") & (ChargeState.status == "open"))
         ):
-            open_fines[link.record_id] += link.charge.amount - link.charge.paid_total
+            open_fines[link.record_id] += link.fine.amount - link.fine.paid_total
     for record in records.values():
         filed = {c.kind for c in contests[record.id]}
         due_list = list(record.deadline_data)

@@ -20,7 +20,7 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 from models.access.signing_keys import SigningKey
 from models.access.users import LoginThrottle, User
 from models.base.text import search_key
-from models.billing.charges import Charge, Payment
+from models.billing.charges import Charge, ChargeState, Payment
 from models.billing.collection.tables import TABLES as COLLECTION_TABLES
 from models.billing.collection.tables import V29_TABLES, CreditUse
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
@@ -79,6 +79,7 @@ TABLES: list[type[BaseModel]] = [
     Permit,
     PermitEvent,
     Charge,
+    ChargeState,
     Payment,
     PermitDocument,
     User,
@@ -304,6 +305,39 @@ def _v30_credit_uses(database: Database) -> None:
     desks.install(database)
 
 
+def _v31_charge_state(database: Database) -> None:
+    """v31: what is paid on a charge and its status move off the charge's row to ``charge_state`` (one narrow row
+    per charge, with the Painel's indexes), so a payment no longer rewrites the ~1 KB charge row in every one of its
+    indexes (issue 30: a bank return file of 10.000 records). Each charge's state is copied as it is — one trail
+    entry lists every row, as the database rendered it —, then the two columns and their indexes leave ``charge``."""
+    from models.base.money import from_centavos
+    from models.store import desks
+    from models.store.audit import record_migrated
+
+    database.create_tables([ChargeState])
+    present = {c.name for c in database.get_columns("charge")}
+    state = "status, paid_total" if "status" in present else "'open', 0"  # a charge table v7 made as it is now
+    database.execute_sql(
+        "INSERT INTO charge_state (id, status, paid_total, due_on, amount, version) "
+        f"SELECT id, {state}, due_on, amount, 1 FROM charge"
+    )
+    rows = [
+        (charge, status, from_centavos(paid), due_on, from_centavos(amount), version)
+        for charge, status, paid, due_on, amount, version in database.execute_sql(
+            "SELECT id, status, paid_total, due_on, amount, version FROM charge_state ORDER BY id"
+        )
+    ]
+    if rows:
+        columns = ["id", "status", "paid_total", "due_on", "amount", "version"]
+        record_migrated(ChargeState, columns, rows, note="esquema v31: situação de cada cobrança copiada da cobrança")
+    for index in ("charge_status", "charge_due_on_figures", "charge_open_by_due_on"):
+        database.execute_sql(f'DROP INDEX IF EXISTS "{index}"')
+    for column in ("status", "paid_total"):
+        if column in present:
+            database.execute_sql(f'ALTER TABLE "charge" DROP COLUMN "{column}"')
+    desks.install(database)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -336,6 +370,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
     (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
     (30, "créditos de contribuintes usados em cobranças ou devolvidos", _v30_credit_uses),
+    (31, "situação e total pago de cada cobrança numa tabela própria (importação do retorno)", _v31_charge_state),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -14,7 +14,7 @@ from peewee import IntegrityError, PostgresqlDatabase
 from models.access.session import acting, require
 from models.base import clock
 from models.base.money import from_centavos, to_centavos
-from models.billing.charges import Charge, Payment
+from models.billing.charges import ChargeState, Payment
 from models.billing.collection.agreement import require_agreement
 from models.billing.collection.bulk_return import drop_staging, import_bulk, lazy_preview, read_file, stage_and_check
 from models.billing.collection.guias import late_item
@@ -303,7 +303,7 @@ def _add_paid(added: list[tuple[int, int]], what: str) -> None:
         cursor = db.cursor()
         if _sqlite():
             cursor.executemany(
-                'UPDATE "charge" SET "paid_total" = "paid_total" + ?, "status" = CASE WHEN "paid_total" + ? >= '
+                'UPDATE "charge_state" SET "paid_total" = "paid_total" + ?, "status" = CASE WHEN "paid_total" + ? >= '
                 '"amount" THEN \'paid\' ELSE "status" END, "version" = "version" + 1 '
                 'WHERE "id" = ? AND "status" <> \'cancelled\'',
                 [(v, v, c) for c, v in added],
@@ -313,7 +313,7 @@ def _add_paid(added: list[tuple[int, int]], what: str) -> None:
 
             execute_values(
                 cursor,
-                'UPDATE "charge" AS c SET "paid_total" = c."paid_total" + v.add, "status" = CASE WHEN '
+                'UPDATE "charge_state" AS c SET "paid_total" = c."paid_total" + v.add, "status" = CASE WHEN '
                 'c."paid_total" + v.add >= c."amount" THEN \'paid\' ELSE c."status" END, '
                 '"version" = c."version" + 1 FROM (VALUES %s) AS v(id, add) '
                 'WHERE c."id" = v.id AND c."status" <> \'cancelled\'',
@@ -325,7 +325,7 @@ def _add_paid(added: list[tuple[int, int]], what: str) -> None:
     changed = [c for c in ids if before[c] != after[c]]
     if changed:
         record_bulk(
-            Charge,
+            ChargeState,
             "update",
             ["id", "paid_total", "status", "version"],
             [[c, *after[c]] for c in changed],
@@ -338,7 +338,9 @@ def _paid_state(ids: list[int]) -> dict[int, tuple[object, str, int]]:
     """Each charge's paid total (as money), status and version."""
     out: dict[int, tuple[object, str, int]] = {}
     for chunk in chunks(ids, 500):
-        query = Charge.select(Charge.id, Charge.paid_total, Charge.status, Charge.version).where(Charge.id.in_(chunk))
+        query = ChargeState.select(
+            ChargeState.charge, ChargeState.paid_total, ChargeState.status, ChargeState.version
+        ).where(ChargeState.charge.in_(chunk))
         found: list[tuple[Any, ...]] = list(cast(Any, query.tuples()))
         out.update((c, (paid, status, version)) for c, paid, status, version in found)
     return out

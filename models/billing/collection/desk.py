@@ -10,11 +10,12 @@ from models.access.session import acting, require
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import Charge, Payment, record_payment
+from models.billing.charges.payments import claim_state
 from models.billing.charges.steps import typed_amount
 from models.billing.collection.credits import after_reversal, check_reversal
 from models.billing.collection.tables import Credit, PaymentSource, Reversal
 from models.registry.applications import next_number
-from models.store.db import db, update_versioned
+from models.store.db import db
 
 
 class Overpayment(UserError):  # noqa: N818 - a refusal the desk turns into a question
@@ -100,12 +101,7 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
             reversed_on=today,
             reversed_by=by,
         )
-        update_versioned(
-            charge,
-            f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual.",
-            paid_total=total,
-            status="paid" if total >= charge.amount else "open",
-        )
+        claim_state(charge, paid_total=total, status="paid" if total >= charge.amount else "open")
         Credit.update(status="reversed").where((Credit.payment == payment.id) & (Credit.status == "open")).execute()
         after_reversal(payment)
     return reversal

@@ -1,0 +1,179 @@
+"""Schema v31 (issue 30): what is paid on a charge and its status live in ``charge_state``, one narrow row per
+charge — the one home of both. A database made before (v30: both on the charge's own row) opens, migrates, and keeps
+every figure and the audit trail's chain; a payment, a reversal, a cancellation or a credit used writes the state,
+never the charge's row. SQLite and, with ``PRACA_TEST_PG``, PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+TODAY = dt.date(2026, 3, 10)
+
+#: The charge's columns and indexes as schema v30 had them (models/billing/charges/tables.py before v31).
+V30_INDEXES = (
+    'CREATE INDEX "charge_status" ON "charge" ("status")',
+    'CREATE INDEX "charge_due_on_figures" ON "charge" ("due_on", "status", "amount", "paid_total")',
+    'CREATE INDEX "charge_open_by_due_on" ON "charge" ("due_on", "kind", "permit_id", "fee", "period", "amount", '
+    '"paid_total") WHERE ("status" = \'open\')',
+)
+
+
+def _fine(holder, amount: str, due=dt.date(2026, 3, 5), label="Multa — art. 160"):
+    from models.billing.charges import create_charge
+
+    return create_charge(
+        kind="fine",
+        regime="olimpia-2025",
+        label=label,
+        amount=amount,
+        due_on=due,
+        basis="LC 324/2025, art. 160",
+        by="tesouraria",
+        person_id=holder.id,
+        today=TODAY,
+    )
+
+
+def _town() -> list[int]:
+    """Charges in every state a town has: paid, paid in part, cancelled, paid then reversed, paid above (a credit),
+    part paid with that credit, inscribed in dívida ativa."""
+    from factories import person
+
+    from models.billing.charges import cancel_charge, record_payment
+    from models.billing.collection.credits import apply_credit
+    from models.billing.collection.desk import record_desk_payment, reverse_payment
+    from models.store.db import db
+
+    vendor, other = person("Carlos Alberto Nunes"), person("Ana Lima")
+    paid, part, cancelled, reversed_, over, later, inscribed = (
+        _fine(vendor, "300,00"),
+        _fine(vendor, "120,00"),
+        _fine(vendor, "80,00"),
+        _fine(vendor, "100,00"),
+        _fine(vendor, "80,00", label="Multa — art. 161"),
+        _fine(vendor, "50,00", due=dt.date(2026, 4, 20)),
+        _fine(other, "75,00", due=dt.date(2025, 6, 1)),
+    )
+    record_payment(paid, paid_on=TODAY, amount="300,00", reference="R1", by="caixa", today=TODAY)
+    record_payment(part, paid_on=TODAY, amount="50,00", reference="R2", by="caixa", today=TODAY)
+    cancel_charge(cancelled, reason="lançada em duplicidade", by="chefe")
+    payment = record_payment(reversed_, paid_on=TODAY, amount="100,00", reference="R3", by="caixa", today=TODAY)
+    reverse_payment(payment.id, reason="cheque devolvido", today=TODAY)
+    record_desk_payment(over, paid_on=TODAY, amount="100,00", reference="R4", accept_overpayment=True, today=TODAY)
+    apply_credit(later, today=TODAY)
+    with db.atomic():  # as the dívida ativa's export inscribes it (models.billing.collection.dividas)
+        from models.billing.charges import ChargeState
+
+        ChargeState.update(status="inscribed", version=ChargeState.version + 1).where(
+            ChargeState.charge == inscribed.id
+        ).execute()
+    return [c.id for c in (paid, part, cancelled, reversed_, over, later, inscribed)]
+
+
+def _figures(ids: list[int]) -> dict:
+    """Every figure a reader shows of those charges: each one's state, the desk's list, the month's summary and the
+    Painel's alert, the dívida ativa's candidates and the payer's debts."""
+    from models.billing.charges import Charge, charge_alerts, charge_rows, debts_of, month_summary
+
+    today = dt.date(2026, 3, 31)
+    charges = {c.id: c for c in Charge.select().where(Charge.id.in_(ids))}
+    return {
+        "states": [(charges[i].status, charges[i].paid_total, charges[i].open_amount) for i in ids],
+        "rows": [(r.number, r.status, r.paid, r.open_amount, r.overdue) for r in charge_rows(today=today)],
+        "overdue": [(r.number, r.open_amount) for r in charge_rows(status="overdue", today=today)],
+        "summary": month_summary(2026, 3, today=today),
+        "alerts": [item.text for item in charge_alerts(today)],
+        "debts": debts_of("person", charges[ids[0]].person_id, today=today),
+    }
+
+
+def _back_to_version_30() -> None:
+    """Turn the open database into what schema v30 had: status and paid total on the charge's row, with its three
+    indexes, and no ``charge_state`` (raw SQL: the owner's hand, as a database made before would be)."""
+    from models.store import schema
+    from models.store.db import db
+
+    with db.atomic():
+        db.obj.execute_sql("ALTER TABLE charge ADD COLUMN status VARCHAR(12) NOT NULL DEFAULT 'open'")
+        db.obj.execute_sql("ALTER TABLE charge ADD COLUMN paid_total BIGINT NOT NULL DEFAULT 0")
+        for column in ("status", "paid_total"):
+            db.obj.execute_sql(
+                f"UPDATE charge SET {column} = (SELECT s.{column} FROM charge_state AS s WHERE s.id = charge.id)"
+            )
+        for statement in V30_INDEXES:
+            db.obj.execute_sql(statement)
+        db.obj.execute_sql("DROP TABLE charge_state")
+        schema.Meta.update(value="30").where(schema.Meta.key == "schema_version").execute()
+
+
+def test_a_database_made_before_migrates_with_every_figure_and_the_chain(database):
+    from models.billing.charges import Charge, ChargeState
+    from models.store import schema
+    from models.store.audit import AuditEntry, bulk_rows, verify_chain
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import db
+
+    ids = _town()
+    expected = _figures(ids)
+    assert [s[0] for s in expected["states"]] == ["paid", "open", "cancelled", "open", "paid", "open", "inscribed"]
+    assert expected["states"][1][1:] == (Decimal("50.00"), Decimal("70.00"))
+    _back_to_version_30()
+    last = AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id.desc()).scalar()
+    close_database()
+
+    open_database(database)
+    assert schema.read_version(db.obj) == 31
+    columns = {c.name for c in db.obj.get_columns("charge")}
+    assert not {"status", "paid_total"} & columns
+    charge_indexes = {index.name for index in db.obj.get_indexes("charge")}
+    assert not {"charge_status", "charge_due_on_figures", "charge_open_by_due_on"} & charge_indexes
+    state_indexes = {index.name: index for index in db.obj.get_indexes("charge_state")}
+    assert state_indexes["charge_state_due_on_figures"].columns == ["due_on", "status", "amount", "paid_total"]
+    assert "open" in state_indexes["charge_state_open_by_due_on"].sql  # partial: the open charges only
+    assert _figures(ids) == expected
+    assert ChargeState.select().count() == Charge.select().count()
+    # the copy is in the trail: one entry listing every charge's state as it was, and the chain still holds
+    [copied] = AuditEntry.select().where((AuditEntry.id > last) & (AuditEntry.table_name == "charge_state"))
+    rows = {row["id"]: row for row in bulk_rows(copied.after)}
+    assert [(rows[i]["status"], Decimal(rows[i]["paid_total"])) for i in ids] == [
+        (status, paid) for status, paid, _open in expected["states"]
+    ]
+    assert verify_chain().intact
+
+
+def test_a_payment_reversal_and_cancellation_write_the_state_never_the_charges_row(database):
+    from factories import person
+
+    from models.billing.charges import Charge, cancel_charge, record_payment
+    from models.billing.collection.desk import reverse_payment
+    from models.store.audit import AuditEntry, verify_chain
+
+    vendor = person("Beatriz Costa")
+    charge, other = _fine(vendor, "300,00"), _fine(vendor, "40,00")
+    last = AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id.desc()).scalar()
+    payment = record_payment(charge, paid_on=TODAY, amount="300,00", reference="R9", by="caixa", today=TODAY)
+    reverse_payment(payment.id, reason="estorno do banco", today=TODAY)
+    written = [
+        (e.table_name, e.action)
+        for e in AuditEntry.select().where(AuditEntry.id > last).order_by(AuditEntry.id)
+        if e.table_name in ("charge", "charge_state")
+    ]
+    assert written == [("charge_state", "update"), ("charge_state", "update")]
+    assert (Charge.get_by_id(charge.id).status, Charge.get_by_id(charge.id).paid_total) == ("open", Decimal("0.00"))
+    cancel_charge(other, reason="lançada em duplicidade", by="chefe")  # the reason on the charge, the status here
+    cancelled = Charge.get_by_id(other.id)
+    assert (cancelled.status, cancelled.cancel_reason) == ("cancelled", "lançada em duplicidade")
+    assert verify_chain().intact
+
+
+def test_a_query_on_the_charges_status_column_is_refused_loudly(database):
+    """``Charge.status == "open"`` in a query would be a constant: the class says where the column went."""
+    import pytest
+
+    from models.billing.charges import Charge
+
+    with pytest.raises(AttributeError, match=r"ChargeState\.status"):
+        _ = Charge.status
+    with pytest.raises(AttributeError, match=r"ChargeState\.paid_total"):
+        _ = Charge.paid_total
