@@ -400,7 +400,7 @@ def _issued(vendor_name: str, amount: str = "300,00", value_id: str = "6"):
 def test_a_guia_paid_by_a_return_file_shows_paid_and_the_same_file_again_changes_nothing(database, tmp_path, capsys):
     from models.billing.charges import Charge, Payment
     from models.billing.collection.returns import build_return
-    from models.billing.collection.tables import Guia, PaymentSource, ReturnFile
+    from models.billing.collection.tables import Guia, ReturnFile
     from models.store.bootstrap import close_database
 
     _setup_agreement()
@@ -440,8 +440,9 @@ def test_a_guia_paid_by_a_return_file_shows_paid_and_the_same_file_again_changes
     assert Charge.get_by_id(short.id).status == "open" and Charge.get_by_id(short.id).open_amount == Decimal("20.00")
     assert Charge.get_by_id(late_fine.id).status == "paid"
     assert Payment.select().count() == 3 and ReturnFile.select().count() == 1
-    source = PaymentSource.get(PaymentSource.guia == paid.id)
-    assert (source.return_file.nsa, source.record, source.channel) == (7, 2, "bank")
+    source = Payment.get(Payment.guia_id == paid.id)  # the payment's source on its own row (schema v32)
+    assert (ReturnFile.get_by_id(source.return_file_id).nsa, source.record, source.channel) == (7, 2, "bank")
+    assert source.barcode == paid.barcode
 
 
 def _lines(data: bytes) -> list[str]:
@@ -896,7 +897,6 @@ def _ofx(credits: list[tuple[str, str, str, str]]) -> bytes:
 
 def test_an_ofx_statement_pays_guias_by_the_pix_txid_once(database, tmp_path, capsys):
     from models.billing.charges import Charge, Payment
-    from models.billing.collection.tables import PaymentSource
     from models.store.bootstrap import close_database, open_database
 
     _setup_agreement()
@@ -916,8 +916,8 @@ def test_an_ofx_statement_pays_guias_by_the_pix_txid_once(database, tmp_path, ca
     assert [i["category"] for i in again["items"]] == ["already"] and again["payments"] == 0
     open_database(database)
     assert Charge.get_by_id(fine.id).status == "paid" and Payment.select().count() == 1
-    source = PaymentSource.get()
-    assert (source.channel, source.guia_id, Payment.get().reference) == ("pix", guia.id, "PIX F1")
+    source = Payment.get()
+    assert (source.channel, source.guia_id, source.reference) == ("pix", guia.id, "PIX F1")
     close_database()
     bad = tmp_path / "ruim.ofx"
     bad.write_bytes(b"OFXHEADER:100\r\n\r\n<OFX><BANKMSGSRSV1>")

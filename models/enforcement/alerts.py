@@ -6,6 +6,7 @@ import datetime as _dt
 import json
 from collections import defaultdict
 from decimal import Decimal
+from typing import Any, cast
 
 from models.base.money import format_brl
 from models.billing.charges import ChargeState
@@ -78,12 +79,13 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30, regimes: froze
             )
             if r.refers_to_id is not None
         }
-        for link in (
+        fines = (
             RecordCharge.select(RecordCharge.record, ChargeState.amount, ChargeState.paid_total)
-            .join(ChargeState, on=(RecordCharge.charge == ChargeState.charge), attr="fine")
+            .join(ChargeState, on=(RecordCharge.charge == ChargeState.charge))
             .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine") & (ChargeState.status == "open"))
-        ):
-            open_fines[link.record_id] += link.fine.amount - link.fine.paid_total
+        )
+        for record_id, amount, paid in cast(Any, fines.tuples()):
+            open_fines[record_id] += amount - paid
     for record in records.values():
         filed = {c.kind for c in contests[record.id]}
         due_list = list(record.deadline_data)

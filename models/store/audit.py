@@ -196,7 +196,7 @@ def record_bulk(model, action: str, columns: list[str], after, before=None, *, n
     )
 
 
-def record_migrated(model, columns: list[str], rows, *, note: str) -> None:
+def record_migrated(model, columns: list[str], rows, *, note: str, action: str = "insert") -> None:
     """One entry for the rows a migration wrote (``rows``: sequences of values in ``columns``' order), appended to
     the chain on the database the migration has bound. Migrations are no clerk's change (the hook is suspended while
     the schema is made or moved), but rows a migration moves from one table to another are the trail's to show:
@@ -206,7 +206,7 @@ def record_migrated(model, columns: list[str], rows, *, note: str) -> None:
         "username": session.who(),
         "table_name": model._meta.table_name,
         "record_id": "",
-        "action": "insert",
+        "action": action,
         "before": "",
         "after": _dump(_compact(columns, [[_plain(v) for v in row] for row in rows])),
         "note": note,

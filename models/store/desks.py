@@ -130,12 +130,11 @@ RIGHTS: dict[str, Rights] = {
     # the trail's checkpoints (issue 26 §3): added by whichever desk opens first each day, backs up or prints a
     # report — never changed (its guards refuse UPDATE and DELETE like the trail's); a forged one fails its signature
     "audit_checkpoint": Rights((ANYONE,), update=False, read="any", unbound_write=True),
-    # collection (issue 30): guias (issued, never edited: only their status moves), the bank's files, where each
-    # payment came from, reversals (new acts referring to a payment), credits and dívida ativa inscriptions
+    # collection (issue 30): guias (issued, never edited: only their status moves), the bank's files, reversals (new
+    # acts referring to a payment), credits and dívida ativa inscriptions
     "guia": Rights(_CHARGES, columns=("status", "replaced_by")),
     "guia_charge": Rights(_CHARGES, update=False),
     "return_file": Rights(("charges.pay",), update=False),
-    "payment_source": Rights(("charges.pay",), update=False),
     "payment_reversal": Rights(("charges.cancel",), update=False),
     "credit": Rights(("charges.pay", "charges.cancel")),
     "credit_use": Rights(("charges.pay", "charges.cancel"), update=False),

@@ -338,6 +338,55 @@ def _v31_charge_state(database: Database) -> None:
     desks.install(database)
 
 
+#: The payment's source, as v29 kept it in ``payment_source`` and v32 keeps it on the payment's row.
+_SOURCE_COLUMNS = {
+    "channel": "VARCHAR(8) NOT NULL DEFAULT ''",
+    "guia_id": "INTEGER",
+    "return_file_id": "INTEGER",
+    "record": "INTEGER",
+    "barcode": "VARCHAR(44) NOT NULL DEFAULT ''",
+    "credited_on": "DATE",
+    "fee": "BIGINT NOT NULL DEFAULT 0",
+}
+
+
+def _v32_payment_source(database: Database) -> None:
+    """v32: where a payment came from (``payment_source``: channel, guia, return file, record, barcode, credit date,
+    fee) on the payment's own row — a bank return file of 10.000 records is then 10.000 rows, not 20.000 with three
+    more per-row key checks (issue 30). Each source is copied to its payment — one trail entry lists them, as the
+    table's own entries did —, then the table goes."""
+    from models.base.money import from_centavos
+    from models.store import desks
+    from models.store.audit import record_migrated
+
+    present = {c.name for c in database.get_columns("payment")}
+    for column, kind in _SOURCE_COLUMNS.items():  # (not peewee's migrator: SQLite would rebuild the table)
+        if column not in present:
+            database.execute_sql(f'ALTER TABLE "payment" ADD COLUMN "{column}" {kind}')
+    if "payment_source" not in table_names(database, None):  # a database made before v29 moves through v29 as now
+        return
+    rows = list(
+        database.execute_sql(
+            f"SELECT payment_id, {', '.join(c for c in _SOURCE_COLUMNS)} FROM payment_source ORDER BY payment_id"
+        )
+    )
+    database.execute_sql(  # UPDATE … FROM: SQLite 3.33+ and PostgreSQL
+        f"UPDATE payment SET {', '.join(f'{c} = s.{c}' for c in _SOURCE_COLUMNS)} FROM payment_source AS s "
+        "WHERE s.payment_id = payment.id"
+    )
+    if rows:
+        copied = [(*row[:-1], from_centavos(row[-1])) for row in rows]
+        record_migrated(
+            Payment,
+            ["id", *_SOURCE_COLUMNS],
+            copied,
+            note="esquema v32: a origem de cada pagamento (payment_source) copiada para o pagamento",
+            action="update",
+        )
+    database.execute_sql('DROP TABLE "payment_source"')
+    desks.install(database)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -371,6 +420,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
     (30, "créditos de contribuintes usados em cobranças ou devolvidos", _v30_credit_uses),
     (31, "situação e total pago de cada cobrança numa tabela própria (importação do retorno)", _v31_charge_state),
+    (32, "a origem de cada pagamento (guia, arquivo de retorno, registro) no próprio pagamento", _v32_payment_source),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -41,6 +41,7 @@ def record_payment(
     by: str,
     note: str = "",
     today: _dt.date | None = None,
+    channel: str = "",
 ) -> Payment:
     """Record a payment (partial or whole) of ``charge`` — one transaction.
 
@@ -80,6 +81,7 @@ def record_payment(
                 reference=reference,
                 recorded_by=by,
                 note=(note or "").strip(),
+                channel=channel,
             )
             total = charge.paid_total + value
             claim_state(charge, paid_total=total, status="paid" if total >= charge.amount else "open")

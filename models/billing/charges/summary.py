@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from peewee import (
     Case,
-    Table,
     fn,
 )
 
@@ -121,10 +120,9 @@ def currencies_of(regime_ids) -> tuple[str, ...]:
 
 
 def credit_payments():
-    """The payments made with a payer's credit (models.billing.collection.credits): no money received in the month.
-    Read from the collection's table by name — that package builds on this one."""
-    source = Table("payment_source")
-    return source.select(source.c.payment_id).where(source.c.channel == "credit")
+    """The payments made with a payer's credit (models.billing.collection.credits): no money received in the month
+    (the payment's channel, schema v32)."""
+    return Payment.select(Payment.id).where(Payment.channel == "credit")
 
 
 def charge_alerts(today: _dt.date, *, regimes: frozenset[str] | None = None) -> list:

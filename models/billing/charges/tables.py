@@ -218,6 +218,18 @@ class Payment(BaseModel):
     recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
     note = TextField(default="")
+    # Where it came from (schema v32; the table ``payment_source`` before): ``channel`` "" typed at the desk, "bank"
+    # (a return file's record), "pix" (a statement's credit) or "credit" (a payer's credit used). The guia and the
+    # file are the collection's (models.billing.collection.tables) and are kept by id: a return file of 10.000
+    # records is written with no more per-row checks than the charge's key — the database itself matched each guia
+    # by its barcode (kept here too) and made the file's row in the same transaction, and a payment is never edited.
+    channel = CharField(max_length=8, default="")
+    guia_id = IntegerField(null=True)
+    return_file_id = IntegerField(null=True)
+    record = IntegerField(null=True)  # the G record's sequence in the file
+    barcode = CharField(max_length=44, default="")
+    credited_on = DateField(null=True)
+    fee = MoneyField(default=0)
 
     if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         charge_id: int

@@ -6,7 +6,7 @@ on PostgreSQL) and staged in a temporary table, fields cut and checked there (le
 read again by :func:`~.returns.parse_return` only to name the first wrong record). The database then matches them:
 each record's guia by the barcode, and whether it is *plainly paid* — its guia open, paid on time, once in the file,
 for exactly what the guia's charges still owe, none of them shared with another record. Those records become
-payments without passing through Python: ``INSERT … SELECT`` of the payments and their sources, one
+payments without passing through Python: ``INSERT … SELECT`` of the payments with their sources, one
 ``UPDATE … FROM`` of the charges' paid totals and statuses (their narrow ``charge_state`` rows, schema v31). The
 others (paid less, more, twice, late, an unknown barcode, a replaced guia) are classified by
 :func:`~.returns.classify`, the preview's own judgement, and join the same statements. Every write is audited:
@@ -49,7 +49,7 @@ from models.billing.collection.returns import (
     record_lines,
     refuse_future,
 )
-from models.billing.collection.tables import Guia, PaymentSource, ReturnFile
+from models.billing.collection.tables import Guia, ReturnFile
 from models.store import desks
 from models.store.audit import record_bulk_table, table_json
 from models.store.db import check_row, db
@@ -234,34 +234,15 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
     date = "::date" if _pg() else ""
     last = _sql("SELECT COALESCE(MAX(id), 0) FROM payment").fetchone()[0]
     payments = (
-        "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note) "
-        f"SELECT p.charge_id, s.paid_on{date}, p.amount, substr(? || s.nsr, 1, 64), ?, ?, ? || s.record "
+        "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note, channel, guia_id, "
+        "return_file_id, record, barcode, credited_on, fee) "
+        f"SELECT p.charge_id, s.paid_on{date}, p.amount, substr(? || s.nsr, 1, 64), ?, ?, ? || s.record, 'bank', "
+        f"s.guia_id, ?, s.record, s.barcode, s.credited_on{date}, s.fee "
         f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record ORDER BY p.record, p.charge_id"
     )
-    sources = (
-        "INSERT INTO payment_source (payment_id, channel, guia_id, return_file_id, record, barcode, credited_on, fee) "
-    )
-    if _pg():  # the sources from the payments just made (RETURNING), not looked up again in the payment table
-        made = _sql(
-            f"WITH made AS ({payments} RETURNING id, charge_id, reference) {sources}"
-            "SELECT m.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on::date, s.fee FROM made AS m "
-            f"JOIN {PARTS} AS p ON p.charge_id = m.charge_id JOIN {STAGE} AS s ON s.record = p.record "
-            "AND substr(? || s.nsr, 1, 64) = m.reference",
-            (prefix, now, by, note, record.id, prefix),
-        ).rowcount
-        if not made:
-            return Written(0, items)
-    else:
-        made = _sql(payments, (prefix, str(now), by, note)).rowcount
-        if not made:
-            return Written(0, items)
-        _sql(
-            f"{sources}SELECT pay.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on, s.fee "
-            f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record "
-            "JOIN payment AS pay ON pay.charge_id = p.charge_id AND pay.reference = substr(? || s.nsr, 1, 64) "
-            "WHERE pay.id > ?",
-            (record.id, prefix, last),
-        )
+    made = _sql(payments, (prefix, now if _pg() else str(now), by, note, record.id)).rowcount
+    if not made:
+        return Written(0, items)
     audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
     if audit:
         _audit_inserts(last, record, what, made)
@@ -289,23 +270,16 @@ def _rows_json(values: str, body: str, order: str, *more: str):
 
 
 def _audit_inserts(last: int, record: ReturnFile, what: str, made: int) -> None:
-    columns = ["id", "charge", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note"]
+    columns = ["id", "charge", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note", "channel"]
+    columns += ["guia_id", "return_file_id", "record", "barcode", "credited_on", "fee"]
     text = "::text" if _pg() else ""
     rows = _rows_json(
         f"p.id, p.charge_id, p.paid_on{text}, {_money('p.amount')}, p.reference, p.recorded_at{text}, p.recorded_by, "
-        "p.note",
+        f"p.note, p.channel, p.guia_id, p.return_file_id, p.record, p.barcode, p.credited_on{text}, {_money('p.fee')}",
         f"payment AS p WHERE p.id > {int(last)}",
         "p.id",
     )
     record_bulk_table(Payment, "insert", table_json(columns, rows), note=f"{what}: {made} registro(s) de uma vez")
-    columns = ["id", "payment", "channel", "guia", "return_file", "record", "barcode", "credited_on", "fee"]
-    rows = _rows_json(
-        f"s.id, s.payment_id, s.channel, s.guia_id, s.return_file_id, s.record, s.barcode, s.credited_on{text}, "
-        f"{_money('s.fee')}",
-        f"payment_source AS s WHERE s.payment_id > {int(last)}",
-        "s.id",
-    )
-    record_bulk_table(PaymentSource, "insert", table_json(columns, rows), note=f"{what}: {made} registro(s) de uma vez")
 
 
 def _add_paid(what: str, audit: bool) -> None:
