@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from factories import olimpia_fine as _fine
+
 TODAY = dt.date(2026, 3, 10)
 
 #: The charge's columns and indexes as schema v30 had them (models/billing/charges/tables.py before v31).
@@ -18,22 +20,6 @@ V30_INDEXES = (
     'CREATE INDEX "charge_open_by_due_on" ON "charge" ("due_on", "kind", "permit_id", "fee", "period", "amount", '
     '"paid_total") WHERE ("status" = \'open\')',
 )
-
-
-def _fine(holder, amount: str, due=dt.date(2026, 3, 5), label="Multa — art. 160"):
-    from models.billing.charges import create_charge
-
-    return create_charge(
-        kind="fine",
-        regime="olimpia-2025",
-        label=label,
-        amount=amount,
-        due_on=due,
-        basis="LC 324/2025, art. 160",
-        by="tesouraria",
-        person_id=holder.id,
-        today=TODAY,
-    )
 
 
 def _town(tmp_path) -> list[int]:

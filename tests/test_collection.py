@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from factories import olimpia_fine as _fine
 from hypothesis import given
 from hypothesis import strategies as st
 from pdftext import pdf_text
@@ -226,22 +227,6 @@ def _setup_agreement(value_id: str = "6"):
         pix_key="11222333000181",
         pix_name="Prefeitura de Olímpia",
         pix_city="Olímpia",
-    )
-
-
-def _fine(holder, amount="300,00", due=TODAY + dt.timedelta(days=10), label="Multa — art. 160"):
-    from models.billing.charges import create_charge
-
-    return create_charge(
-        kind="fine",
-        regime="olimpia-2025",
-        label=label,
-        amount=amount,
-        due_on=due,
-        basis="LC 324/2025, art. 160",
-        by="tesouraria",
-        person_id=holder.id,
-        today=TODAY,
     )
 
 

@@ -11,28 +11,13 @@ import json
 from decimal import Decimal
 
 import pytest
+from factories import olimpia_fine as _fine
 from pdftext import pdf_text
 
 from desktop.cli import main
 from models.base.errors import FieldErrors, UserError
 
 TODAY = dt.date(2026, 3, 10)
-
-
-def _fine(holder, amount="300,00", due=dt.date(2026, 3, 20), label="Multa — art. 160"):
-    from models.billing.charges import create_charge
-
-    return create_charge(
-        kind="fine",
-        regime="olimpia-2025",
-        label=label,
-        amount=amount,
-        due_on=due,
-        basis="LC 324/2025, art. 160",
-        by="tesouraria",
-        person_id=holder.id,
-        today=TODAY,
-    )
 
 
 def _overpaid(holder, paid="100,00", owed="80,00", reference="REC-1"):
