@@ -261,7 +261,7 @@ def add_month_of_charges(
 ) -> int:
     """Charge the month (as the month's run would) and pay ``paid`` of them (a few twice, some in part), cancel
     ``cancelled`` of the rest; returns how many charges the month has."""
-    from models.billing.charges import Charge, Payment
+    from models.billing.charges import Charge, ChargeState, Payment
     from models.registry.applications import Counter
 
     rng = random.Random(seed + year * 100 + month)
@@ -275,12 +275,28 @@ def add_month_of_charges(
             row["status"], row["paid_total"] = "paid", row["amount"]
         elif luck < paid + cancelled:
             row["status"], row["cancelled_by"], row["cancel_reason"] = "cancelled", "chefe", "permissão suspensa"
+    states = {row["number"]: (row.pop("status", "open"), row.pop("paid_total", 0)) for row in rows}
     with bulk():
         insert_batches(Charge, rows)
         Counter.insert(name=name, value=start + len(rows) - 1).on_conflict(
             conflict_target=[Counter.name], update={Counter.value: start + len(rows) - 1}
         ).execute()
         ids = dict(Charge.select(Charge.number, Charge.id).where(Charge.period == f"{year:04d}-{month:02d}").tuples())
+        insert_batches(
+            ChargeState,
+            [
+                {
+                    "charge": ids[row["number"]],
+                    "status": states[row["number"]][0],
+                    "paid_total": states[row["number"]][1],
+                    "due_on": row["due_on"],
+                    "amount": row["amount"],
+                }
+                for row in rows
+            ],
+        )
+        for row in rows:
+            row["status"] = states[row["number"]][0]
         payments = []
         for row in rows:
             if row.get("status") != "paid":

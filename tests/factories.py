@@ -1154,3 +1154,22 @@ def pdf_images(path: Path) -> list[str]:
 
     out = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True).stdout
     return [line for line in out.splitlines()[2:] if line.split()[2:3] == ["image"]]
+
+
+def olimpia_fine(
+    holder, amount="300,00", due=dt.date(2026, 3, 20), label="Multa — art. 160", *, today=dt.date(2026, 3, 10)
+) -> Charge:
+    """A fine of Olímpia's act charged by hand on ``holder`` (LC 324/2025, art. 160): the collection tests' charge."""
+    from models.billing.charges import create_charge
+
+    return create_charge(
+        kind="fine",
+        regime="olimpia-2025",
+        label=label,
+        amount=amount,
+        due_on=due,
+        basis="LC 324/2025, art. 160",
+        by="tesouraria",
+        person_id=holder.id,
+        today=today,
+    )

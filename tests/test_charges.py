@@ -39,6 +39,9 @@ from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility
 from models.services.front_desk import applicant_facts, load_applicant
 from models.store.db import db
 
+#: The charges with their state (schema v32: status and paid total in charge_state), for SQL from the tables
+CHARGES = "(SELECT c.*, s.status, s.paid_total FROM charge AS c JOIN charge_state AS s ON s.id = c.id) AS ch"
+
 # --------------------------------------------------------------------------- the month's run
 
 
@@ -391,7 +394,8 @@ def test_month_summary_equals_direct_sql(keys, inpc):
     cancel_charge(charges[2], reason="lançada em duplicidade", by="chefe")
     summary = month_summary(2026, 9, today=dt.date(2026, 10, 5))
     cents = db.execute_sql(
-        "SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND due_on BETWEEN '2026-09-01' AND '2026-09-30'"
+        f"SELECT SUM(amount) FROM {CHARGES} WHERE status <> 'cancelled' "
+        "AND due_on BETWEEN '2026-09-01' AND '2026-09-30'"
     ).fetchone()[0]
     assert summary.charged == from_centavos(int(cents)) == charges[0].amount + charges[1].amount
     assert summary.paid == charges[0].amount + Decimal("10.00")

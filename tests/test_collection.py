@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from factories import olimpia_fine as _fine
 from hypothesis import given
 from hypothesis import strategies as st
 from pdftext import pdf_text
@@ -229,22 +230,6 @@ def _setup_agreement(value_id: str = "6"):
     )
 
 
-def _fine(holder, amount="300,00", due=TODAY + dt.timedelta(days=10), label="Multa — art. 160"):
-    from models.billing.charges import create_charge
-
-    return create_charge(
-        kind="fine",
-        regime="olimpia-2025",
-        label=label,
-        amount=amount,
-        due_on=due,
-        basis="LC 324/2025, art. 160",
-        by="tesouraria",
-        person_id=holder.id,
-        today=TODAY,
-    )
-
-
 def _decode(pdf: Path, tmp_path: Path, dpi: int = 200) -> list[str]:
     subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(tmp_path / f"page{dpi}")], check=True)
     pages = sorted(tmp_path.glob(f"page{dpi}*.png"))
@@ -400,7 +385,7 @@ def _issued(vendor_name: str, amount: str = "300,00", value_id: str = "6"):
 def test_a_guia_paid_by_a_return_file_shows_paid_and_the_same_file_again_changes_nothing(database, tmp_path, capsys):
     from models.billing.charges import Charge, Payment
     from models.billing.collection.returns import build_return
-    from models.billing.collection.tables import Guia, PaymentSource, ReturnFile
+    from models.billing.collection.tables import Guia, ReturnFile
     from models.store.bootstrap import close_database
 
     _setup_agreement()
@@ -440,8 +425,9 @@ def test_a_guia_paid_by_a_return_file_shows_paid_and_the_same_file_again_changes
     assert Charge.get_by_id(short.id).status == "open" and Charge.get_by_id(short.id).open_amount == Decimal("20.00")
     assert Charge.get_by_id(late_fine.id).status == "paid"
     assert Payment.select().count() == 3 and ReturnFile.select().count() == 1
-    source = PaymentSource.get(PaymentSource.guia == paid.id)
-    assert (source.return_file.nsa, source.record, source.channel) == (7, 2, "bank")
+    source = Payment.get(Payment.guia_id == paid.id)  # the payment's source on its own row (schema v33)
+    assert (ReturnFile.get_by_id(source.return_file_id).nsa, source.record, source.channel) == (7, 2, "bank")
+    assert source.barcode == paid.barcode
 
 
 def _lines(data: bytes) -> list[str]:
@@ -520,7 +506,8 @@ def test_overpaid_and_twice_paid_records_need_consent_and_become_credits(databas
 
 def test_a_return_file_updates_its_charges_in_one_audit_entry_and_the_chain_holds(database, tmp_path):
     """Issue 30 §4's budget: the charges a return file pays are one audit entry (not one per charge), which lists
-    every charge's paid total and status before and after, and ``praca audit verify`` finds the chain intact."""
+    every charge's paid total and status (its ``charge_state``) before and after, and ``praca audit verify`` finds the
+    chain intact."""
     from models.billing.charges import Charge
     from models.billing.collection.bank_files import import_return
     from models.billing.collection.returns import build_return
@@ -537,10 +524,12 @@ def test_a_return_file_updates_its_charges_in_one_audit_entry_and_the_chain_hold
     import_return(ret, today=TODAY)
     updates = list(
         AuditEntry.select().where(
-            (AuditEntry.id > last) & (AuditEntry.table_name == "charge") & (AuditEntry.action == "update")
+            (AuditEntry.id > last) & (AuditEntry.table_name == "charge_state") & (AuditEntry.action == "update")
         )
     )
     assert len(updates) == 1 and "arquivo de retorno RET.txt: 3 registro(s)" in updates[0].note
+    # what is paid and the status live in charge_state (schema v32): the charge's own row is not written
+    assert not AuditEntry.select().where((AuditEntry.id > last) & (AuditEntry.table_name == "charge")).exists()
     before = {row["id"]: row for row in bulk_rows(updates[0].before)}
     after = {row["id"]: row for row in bulk_rows(updates[0].after)}
     ids = [fine.id for _guia, fine in issued]
@@ -893,7 +882,6 @@ def _ofx(credits: list[tuple[str, str, str, str]]) -> bytes:
 
 def test_an_ofx_statement_pays_guias_by_the_pix_txid_once(database, tmp_path, capsys):
     from models.billing.charges import Charge, Payment
-    from models.billing.collection.tables import PaymentSource
     from models.store.bootstrap import close_database, open_database
 
     _setup_agreement()
@@ -913,8 +901,8 @@ def test_an_ofx_statement_pays_guias_by_the_pix_txid_once(database, tmp_path, ca
     assert [i["category"] for i in again["items"]] == ["already"] and again["payments"] == 0
     open_database(database)
     assert Charge.get_by_id(fine.id).status == "paid" and Payment.select().count() == 1
-    source = PaymentSource.get()
-    assert (source.channel, source.guia_id, Payment.get().reference) == ("pix", guia.id, "PIX F1")
+    source = Payment.get()
+    assert (source.channel, source.guia_id, source.reference) == ("pix", guia.id, "PIX F1")
     close_database()
     bad = tmp_path / "ruim.ofx"
     bad.write_bytes(b"OFXHEADER:100\r\n\r\n<OFX><BANKMSGSRSV1>")

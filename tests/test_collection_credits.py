@@ -11,28 +11,13 @@ import json
 from decimal import Decimal
 
 import pytest
+from factories import olimpia_fine as _fine
 from pdftext import pdf_text
 
 from desktop.cli import main
 from models.base.errors import FieldErrors, UserError
 
 TODAY = dt.date(2026, 3, 10)
-
-
-def _fine(holder, amount="300,00", due=dt.date(2026, 3, 20), label="Multa — art. 160"):
-    from models.billing.charges import create_charge
-
-    return create_charge(
-        kind="fine",
-        regime="olimpia-2025",
-        label=label,
-        amount=amount,
-        due_on=due,
-        basis="LC 324/2025, art. 160",
-        by="tesouraria",
-        person_id=holder.id,
-        today=TODAY,
-    )
 
 
 def _overpaid(holder, paid="100,00", owed="80,00", reference="REC-1"):
@@ -50,7 +35,7 @@ def test_a_credit_pays_part_of_the_next_charge_then_the_rest_of_another_and_the_
 
     from models.billing.charges import Charge, Payment
     from models.billing.collection.credits import apply_credit, balances, credits_for, refund_credit
-    from models.billing.collection.tables import Credit, CreditUse, PaymentSource
+    from models.billing.collection.tables import Credit, CreditUse
     from models.store.audit import AuditEntry, verify_chain
 
     vendor = person("Carlos Alberto Nunes")
@@ -63,7 +48,7 @@ def test_a_credit_pays_part_of_the_next_charge_then_the_rest_of_another_and_the_
     assert (nxt.paid_total, nxt.status, nxt.open_amount) == (Decimal("20.00"), "open", Decimal("30.00"))
     payment = Payment.get_by_id(use.payment_id)
     assert payment.charge_id == nxt.id and payment.reference == "CRÉDITO nº 1 (uso 2026/00001)"
-    assert PaymentSource.get(PaymentSource.payment == payment.id).channel == "credit"
+    assert payment.channel == "credit"
     assert Credit.get_by_id(credit.id).status == "used" and credits_for(nxt) == []
     with pytest.raises(UserError, match="não tem crédito em aberto"):
         apply_credit(nxt, today=TODAY)
@@ -82,7 +67,7 @@ def test_a_credit_pays_part_of_the_next_charge_then_the_rest_of_another_and_the_
     assert Credit.get_by_id(big.id).status == "refunded" and balances([big.id])[big.id] == Decimal("0.00")
     assert CreditUse.select().count() == 3
     written = {e.table_name for e in AuditEntry.select().where(AuditEntry.action == "insert")}
-    assert {"credit_use", "payment", "payment_source"} <= written
+    assert {"credit_use", "payment"} <= written
     assert verify_chain().intact
 
 

@@ -507,7 +507,7 @@ def test_cancel_and_pay_one_charge_at_once(desks, database):
             assert charge.status == "cancelled" and payments == 0 and charge.paid_total == 0
         else:  # paid: not cancelled
             assert charge.status == "paid" and payments == 1 and charge.cancel_reason == ""
-        assert charge.version == 2
+        assert charge.state.version == 2  # what is paid and the status: the state's lock (schema v32)
 
 
 class _PermitAct:

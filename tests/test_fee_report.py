@@ -41,6 +41,9 @@ from models.store.db import db
 from models.store.settings import set_settings
 from reports.workbook.styles import MONEY
 
+#: The charges with their state (schema v32: status and paid total in charge_state), for SQL from the tables
+CHARGES = "(SELECT c.*, s.status, s.paid_total FROM charge AS c JOIN charge_state AS s ON s.id = c.id) AS ch"
+
 YEAR, MONTH = 2026, 9
 FIRST, LAST = "2026-09-01", "2026-09-30"
 TODAY = dt.date(2026, 10, 25)  # October's fee is past due (the 20th): three months unpaid make a candidate
@@ -134,13 +137,13 @@ def sql_totals() -> dict[str, int]:
     Campos's, the database's municipality (the Olímpia deposit is another town's: issue 31 §1)."""
     in_month = f"due_on BETWEEN '{FIRST}' AND '{LAST}' AND regime = 'sjc-2014'"
     return {
-        "charged": sql_cents(f"SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND {in_month}"),
+        "charged": sql_cents(f"SELECT SUM(amount) FROM {CHARGES} WHERE status <> 'cancelled' AND {in_month}"),
         "paid": sql_cents(
-            "SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM charge "
+            f"SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM {CHARGES} "
             f"WHERE status <> 'cancelled' AND {in_month}"
         ),
         "overdue": sql_cents(
-            f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
+            f"SELECT SUM(amount - paid_total) FROM {CHARGES} WHERE status = 'open' "
             f"AND due_on < '{TODAY.isoformat()}' AND {in_month}"
         ),
         "received": sql_cents(

@@ -41,6 +41,9 @@ from models.store.db import db
 from models.store.settings import set_settings
 from reports.workbook.styles import MONEY
 
+#: The charges with their state (schema v32: status and paid total in charge_state), for SQL from the tables
+CHARGES = "(SELECT c.*, s.status, s.paid_total FROM charge AS c JOIN charge_state AS s ON s.id = c.id) AS ch"
+
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)
 TODAY = dt.date(2026, 5, 4)  # a Monday, two months on
 OFFICE = shutil.which("libreoffice") or shutil.which("soffice")
@@ -250,13 +253,13 @@ def sql_totals() -> dict[str, int]:
         "AND r.regime = 'olimpia-2025')"
     )
     return {
-        "charged": sql_cents(f"SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND {scope}"),
+        "charged": sql_cents(f"SELECT SUM(amount) FROM {CHARGES} WHERE status <> 'cancelled' AND {scope}"),
         "paid": sql_cents(
-            "SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM charge "
+            f"SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM {CHARGES} "
             f"WHERE status <> 'cancelled' AND {scope}"
         ),
         "overdue": sql_cents(
-            f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
+            f"SELECT SUM(amount - paid_total) FROM {CHARGES} WHERE status = 'open' "
             f"AND due_on < '{TODAY.isoformat()}' AND {scope}"
         ),
         "records": sql_cents(

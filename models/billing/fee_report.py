@@ -35,7 +35,7 @@ from typing import NamedTuple
 from peewee import JOIN
 
 from models.base.errors import UserError
-from models.billing.charges import KINDS, Candidate, Charge, Payment, month_label, revocation_candidates
+from models.billing.charges import KINDS, Candidate, Charge, ChargeState, Payment, month_label, revocation_candidates
 from models.billing.charges.summary import credit_payments
 from models.billing.collection.figures import CollectionFigures, collection_figures
 from models.billing.report_parts import (
@@ -245,8 +245,8 @@ def _month_charges(first: _dt.date, last: _dt.date, regimes: frozenset[str]):
             Charge.period,
             Charge.amount,
             Charge.due_on,
-            Charge.status,
-            Charge.paid_total,
+            ChargeState.status,
+            ChargeState.paid_total,
             Charge.formula,
             Charge.basis,
             Permit.number,
@@ -260,6 +260,8 @@ def _month_charges(first: _dt.date, last: _dt.date, regimes: frozenset[str]):
             Company.legal_name,
             Company.cnpj,
         )
+        .join(ChargeState, on=(ChargeState.charge == Charge.id))
+        .switch(Charge)
         .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id))
         .switch(Charge)
         .join(Application, JOIN.LEFT_OUTER, on=(Charge.application == Application.id))
@@ -533,7 +535,7 @@ def _delinquents(
         Charge.select(
             Charge.number,
             Charge.amount,
-            Charge.paid_total,
+            ChargeState.paid_total,
             Charge.due_on,
             Charge.person,
             Charge.company,
@@ -543,14 +545,16 @@ def _delinquents(
             Company.legal_name,
             Company.cnpj,
         )
+        .join(ChargeState, on=(ChargeState.charge == Charge.id))
+        .switch(Charge)
         .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id))
         .switch(Charge)
         .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
         .switch(Charge)
         .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
         .where(
-            (Charge.status == "open")
-            & (Charge.due_on < today)
+            (ChargeState.status == "open")
+            & (ChargeState.due_on < today)
             & (Charge.due_on <= last)
             & Charge.regime.in_(sorted(regimes))
         )

@@ -6,8 +6,9 @@ import datetime as _dt
 import json
 from collections import defaultdict
 from decimal import Decimal
+from typing import Any, cast
 
-from models.billing.charges import Charge
+from models.billing.charges import ChargeState
 from models.enforcement.debts import debt_register
 from models.enforcement.seizures import due_passed, reclaim_due_of
 from models.enforcement.tables import ZERO, Contest, Record, RecordCharge, SeizedItem, day_text
@@ -77,12 +78,13 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30, regimes: froze
             )
             if r.refers_to_id is not None
         }
-        for link in (
-            RecordCharge.select(RecordCharge.record, Charge.amount, Charge.paid_total)
-            .join(Charge, on=(RecordCharge.charge == Charge.id))
-            .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine") & (Charge.status == "open"))
-        ):
-            open_fines[link.record_id] += link.charge.amount - link.charge.paid_total
+        fines = (
+            RecordCharge.select(RecordCharge.record, ChargeState.amount, ChargeState.paid_total)
+            .join(ChargeState, on=(RecordCharge.charge == ChargeState.charge))
+            .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine") & (ChargeState.status == "open"))
+        )
+        for record_id, amount, paid in cast(Any, fines.tuples()):
+            open_fines[record_id] += amount - paid
     for record in records.values():
         filed = {c.kind for c in contests[record.id]}
         due_list = list(record.deadline_data)

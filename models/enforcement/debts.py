@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from models.billing.charges import Charge
+from models.billing.charges import Charge, ChargeState
 from models.enforcement.reading import contests_of
 from models.enforcement.tables import Record, RecordCharge
 
@@ -32,11 +32,14 @@ def debt_register(today: _dt.date, *, regimes: frozenset[str] | None = None) -> 
     LC 324/2025, art. 11, § 1º). A fine under a defence or appeal with suspensive effect waits for the decision.
     ``regimes``: only the items of these acts (the municipality's own — ``own_scope()``; None: every act)."""
     links = (
-        RecordCharge.select(RecordCharge, Charge, Record)
-        .join(Charge, on=(RecordCharge.charge == Charge.id))
+        Charge.join_state(
+            RecordCharge.select(RecordCharge, Charge, ChargeState, Record).join(
+                Charge, on=(RecordCharge.charge == Charge.id)
+            )
+        )
         .switch(RecordCharge)
         .join(Record, on=(RecordCharge.record == Record.id))
-        .where((RecordCharge.role == "fine") & (Charge.status == "open") & (Record.status == "issued"))
+        .where((RecordCharge.role == "fine") & (ChargeState.status == "open") & (Record.status == "issued"))
     )
     if regimes is not None:
         links = links.where(Record.regime.in_(sorted(regimes)))

@@ -51,7 +51,7 @@ def events_of(record: Record) -> list[RecordEvent]:
 
 def charges_of(record: Record, role: str | None = None) -> list[Charge]:
     query = (
-        Charge.select()
+        Charge.with_state()  # their status and paid total read with them (the screens show them)
         .join(RecordCharge, on=(RecordCharge.charge == Charge.id))
         .where(RecordCharge.record == record.id)
     )

@@ -196,6 +196,27 @@ def record_bulk(model, action: str, columns: list[str], after, before=None, *, n
     )
 
 
+def record_migrated(model, columns: list[str], rows, *, note: str, action: str = "insert") -> None:
+    """One entry for the rows a migration wrote (``rows``: sequences of values in ``columns``' order), appended to
+    the chain on the database the migration has bound. Migrations are no clerk's change (the hook is suspended while
+    the schema is made or moved), but rows a migration moves from one table to another are the trail's to show:
+    who changed a figure, and when, stays readable across the move."""
+    fields = {
+        "at": clock.now(),
+        "username": session.who(),
+        "table_name": model._meta.table_name,
+        "record_id": "",
+        "action": action,
+        "before": "",
+        "after": _dump(_compact(columns, [[_plain(v) for v in row] for row in rows])),
+        "note": note,
+        "person_id": None,
+    }
+    _lock_chain(AuditEntry._meta.database)
+    prev = _last_hash()
+    AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+
+
 class _Hook:
     def audits(self, model) -> bool:
         return model._meta.table_name not in UNAUDITED

@@ -336,7 +336,8 @@ def update_versioned(row: BaseModel, stale: str, /, *, where=None, **changes) ->
     was read; call it inside the transaction that records what goes with the change.
     """
     model = type(row)
-    condition = (model.id == row.id) & (model.version == row.version)
+    key = model._meta.primary_key
+    condition = (key == row.get_id()) & (model.version == row.version)
     if where is not None:
         condition &= where
     if model.update(version=model.version + 1, **changes).where(condition).execute() != 1:
@@ -686,7 +687,7 @@ _current_id: str = ""
 
 #: The schema version this Praça writes — ``models.store.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
-SCHEMA_VERSION = 31
+SCHEMA_VERSION = 33
 META_TABLE = "praca_meta"
 #: The key in :data:`META_TABLE` of the database's identity: random, written when the database is created (or
 #: migrated to version 22), kept by a restore. A login belongs to the database it was made on (issue 26 §1).

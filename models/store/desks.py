@@ -99,6 +99,8 @@ RIGHTS: dict[str, Rights] = {
         _CHARGES + _APPLICATIONS + _PERMITS,
         frozen=(*_NUMBERED[:1], "key", "kind", "regime", "period", "formula", "basis", "act_sha256", *_CREATED),
     ),
+    # what is paid and the status (schema v31): made with the charge, then only these move
+    "charge_state": Rights(_CHARGES + _APPLICATIONS + _PERMITS, columns=("status", "paid_total", "version")),
     "payment": Rights(("charges.pay",), update=False),
     # The administrator's; a user changes only their own password and last login (see _GUARDS).
     "app_user": Rights(read="any", frozen=("created_at",), hidden=("password_hash",)),
@@ -128,12 +130,11 @@ RIGHTS: dict[str, Rights] = {
     # the trail's checkpoints (issue 26 §3): added by whichever desk opens first each day, backs up or prints a
     # report — never changed (its guards refuse UPDATE and DELETE like the trail's); a forged one fails its signature
     "audit_checkpoint": Rights((ANYONE,), update=False, read="any", unbound_write=True),
-    # collection (issue 30): guias (issued, never edited: only their status moves), the bank's files, where each
-    # payment came from, reversals (new acts referring to a payment), credits and dívida ativa inscriptions
+    # collection (issue 30): guias (issued, never edited: only their status moves), the bank's files, reversals (new
+    # acts referring to a payment), credits and dívida ativa inscriptions
     "guia": Rights(_CHARGES, columns=("status", "replaced_by")),
     "guia_charge": Rights(_CHARGES, update=False),
     "return_file": Rights(("charges.pay",), update=False),
-    "payment_source": Rights(("charges.pay",), update=False),
     "payment_reversal": Rights(("charges.cancel",), update=False),
     "credit": Rights(("charges.pay", "charges.cancel")),
     "credit_use": Rights(("charges.pay", "charges.cancel"), update=False),

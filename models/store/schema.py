@@ -21,7 +21,7 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 from models.access.signing_keys import SigningKey
 from models.access.users import LoginThrottle, User
 from models.base.text import search_key
-from models.billing.charges import Charge, Payment
+from models.billing.charges import Charge, ChargeState, Payment
 from models.billing.collection.tables import TABLES as COLLECTION_TABLES
 from models.billing.collection.tables import V29_TABLES, CreditUse
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
@@ -80,6 +80,7 @@ TABLES: list[type[BaseModel]] = [
     Permit,
     PermitEvent,
     Charge,
+    ChargeState,
     Payment,
     PermitDocument,
     User,
@@ -314,6 +315,88 @@ def _v31_renewal_decrees(database: Database) -> None:
     desks.install(database)
 
 
+def _v32_charge_state(database: Database) -> None:
+    """v32: what is paid on a charge and its status move off the charge's row to ``charge_state`` (one narrow row
+    per charge, with the Painel's indexes), so a payment no longer rewrites the ~1 KB charge row in every one of its
+    indexes (issue 30: a bank return file of 10.000 records). Each charge's state is copied as it is — one trail
+    entry lists every row, as the database rendered it —, then the two columns and their indexes leave ``charge``."""
+    from models.base.money import from_centavos
+    from models.store import desks
+    from models.store.audit import record_migrated
+
+    database.create_tables([ChargeState])
+    present = {c.name for c in database.get_columns("charge")}
+    state = "status, paid_total" if "status" in present else "'open', 0"  # a charge table v7 made as it is now
+    database.execute_sql(
+        "INSERT INTO charge_state (id, status, paid_total, due_on, amount, version) "
+        f"SELECT id, {state}, due_on, amount, 1 FROM charge"
+    )
+    rows = [
+        (charge, status, from_centavos(paid), due_on, from_centavos(amount), version)
+        for charge, status, paid, due_on, amount, version in database.execute_sql(
+            "SELECT id, status, paid_total, due_on, amount, version FROM charge_state ORDER BY id"
+        )
+    ]
+    if rows:
+        columns = ["id", "status", "paid_total", "due_on", "amount", "version"]
+        record_migrated(ChargeState, columns, rows, note="esquema v32: situação de cada cobrança copiada da cobrança")
+    for index in ("charge_status", "charge_due_on_figures", "charge_open_by_due_on"):
+        database.execute_sql(f'DROP INDEX IF EXISTS "{index}"')
+    for column in ("status", "paid_total"):
+        if column in present:
+            database.execute_sql(f'ALTER TABLE "charge" DROP COLUMN "{column}"')
+    desks.install(database)
+
+
+#: The payment's source, as v29 kept it in ``payment_source`` and v33 keeps it on the payment's row.
+_SOURCE_COLUMNS = {
+    "channel": "VARCHAR(8) NOT NULL DEFAULT ''",
+    "guia_id": "INTEGER",
+    "return_file_id": "INTEGER",
+    "record": "INTEGER",
+    "barcode": "VARCHAR(44) NOT NULL DEFAULT ''",
+    "credited_on": "DATE",
+    "fee": "BIGINT NOT NULL DEFAULT 0",
+}
+
+
+def _v33_payment_source(database: Database) -> None:
+    """v33: where a payment came from (``payment_source``: channel, guia, return file, record, barcode, credit date,
+    fee) on the payment's own row — a bank return file of 10.000 records is then 10.000 rows, not 20.000 with three
+    more per-row key checks (issue 30). Each source is copied to its payment — one trail entry lists them, as the
+    table's own entries did —, then the table goes."""
+    from models.base.money import from_centavos
+    from models.store import desks
+    from models.store.audit import record_migrated
+
+    present = {c.name for c in database.get_columns("payment")}
+    for column, kind in _SOURCE_COLUMNS.items():  # (not peewee's migrator: SQLite would rebuild the table)
+        if column not in present:
+            database.execute_sql(f'ALTER TABLE "payment" ADD COLUMN "{column}" {kind}')
+    if "payment_source" not in table_names(database, None):  # a database made before v29 moves through v29 as now
+        return
+    rows = list(
+        database.execute_sql(
+            f"SELECT payment_id, {', '.join(c for c in _SOURCE_COLUMNS)} FROM payment_source ORDER BY payment_id"
+        )
+    )
+    database.execute_sql(  # UPDATE … FROM: SQLite 3.33+ and PostgreSQL
+        f"UPDATE payment SET {', '.join(f'{c} = s.{c}' for c in _SOURCE_COLUMNS)} FROM payment_source AS s "
+        "WHERE s.payment_id = payment.id"
+    )
+    if rows:
+        copied = [(*row[:-1], from_centavos(row[-1])) for row in rows]
+        record_migrated(
+            Payment,
+            ["id", *_SOURCE_COLUMNS],
+            copied,
+            note="esquema v33: a origem de cada pagamento (payment_source) copiada para o pagamento",
+            action="update",
+        )
+    database.execute_sql('DROP TABLE "payment_source"')
+    desks.install(database)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -347,6 +430,8 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
     (30, "créditos de contribuintes usados em cobranças ou devolvidos", _v30_credit_uses),
     (31, "decretos que fixam a janela de renovação onde o ato a deixa ao Executivo", _v31_renewal_decrees),
+    (32, "situação e total pago de cada cobrança numa tabela própria (importação do retorno)", _v32_charge_state),
+    (33, "a origem de cada pagamento (guia, arquivo de retorno, registro) no próprio pagamento", _v33_payment_source),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

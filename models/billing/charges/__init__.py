@@ -32,7 +32,8 @@ for the chief to decide — Praça never revokes by itself.
 
 The package, one module per seam (each imports only those before it; none imports a workflow above billing):
 
-* :mod:`~models.billing.charges.tables` — ``Charge`` and ``Payment`` and their vocabulary.
+* :mod:`~models.billing.charges.tables` — ``Charge``, its ``ChargeState`` (what is paid, the status) and
+  ``Payment``, and their vocabulary.
 * :mod:`~models.billing.charges.steps` — months and their labels, the next number, a fee's kind and due day, an
   amount typed, a planned charge written.
 * :mod:`~models.billing.charges.month` — the month's run (plan, then generate, one desk at a time) and the charges of
@@ -76,6 +77,7 @@ from models.billing.charges.tables import (
     KINDS,
     STATUSES,
     Charge,
+    ChargeState,
     Payment,
 )
 
@@ -85,6 +87,7 @@ __all__ = [
     "STATUSES",
     "Candidate",
     "Charge",
+    "ChargeState",
     "MonthPlan",
     "MonthRunBusy",
     "Payment",

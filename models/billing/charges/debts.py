@@ -16,7 +16,7 @@ from peewee import (
 
 from models.base.errors import UserError
 from models.base.money import format_brl
-from models.billing.charges.tables import ZERO, Charge
+from models.billing.charges.tables import ZERO, Charge, ChargeState
 from models.permits import LIVE_STATUSES, Permit
 from models.registry.people import Company, Person
 from models.rules.eligibility import DebtFacts
@@ -28,10 +28,10 @@ def debts_of(kind: str, holder_id: int, *, today: _dt.date) -> tuple[DebtFacts, 
     unpaid fine, due or not (São Bento, Dec. 4.794/2026, art. 2º, § 2º: no participation until it is paid)."""
     column = Charge.person if kind == "person" else Charge.company
     rows = (
-        Charge.select()
+        Charge.with_state()
         .where(
             (column == holder_id)
-            & Charge.status.in_(("open", "inscribed"))  # a debt inscribed in dívida ativa is still a debt
+            & ChargeState.status.in_(("open", "inscribed"))  # a debt inscribed in dívida ativa is still a debt
             & ((Charge.due_on < today) | (Charge.kind == "fine"))
         )
         .order_by(Charge.due_on)
@@ -91,8 +91,8 @@ def revocation_candidates(*, today: _dt.date, regimes: frozenset[str] | None = N
 
     unpaid_monthly = (
         (Charge.kind == "monthly")
-        & (Charge.status == "open")
-        & (Charge.due_on < today)
+        & (ChargeState.status == "open")
+        & (ChargeState.due_on < today)
         & Permit.status.in_(LIVE_STATUSES)
     )
     if regimes is not None:
@@ -114,13 +114,15 @@ def revocation_candidates(*, today: _dt.date, regimes: frozenset[str] | None = N
         return []
     behind = (
         Charge.select(Charge.permit)
+        .join(ChargeState, on=(ChargeState.charge == Charge.id))
         .join(Permit, on=(Charge.permit == Permit.id))
         .where(unpaid_monthly)
         .group_by(Charge.permit, Charge.fee)
         .having(fn.COUNT(Charge.period.distinct()) >= fewest)
     )
     rows = db.execute(
-        Charge.select(Charge.permit, Permit.regime, Charge.fee, Charge.period, Charge.amount, Charge.paid_total)
+        Charge.select(Charge.permit, Permit.regime, Charge.fee, Charge.period, Charge.amount, ChargeState.paid_total)
+        .join(ChargeState, on=(ChargeState.charge == Charge.id))
         .join(Permit, on=(Charge.permit == Permit.id))
         .where(unpaid_monthly & Charge.permit.in_(behind))
         .order_by(Charge.period)

@@ -11,7 +11,7 @@ from peewee import (
 )
 
 from models.billing.charges.steps import month_bounds
-from models.billing.charges.tables import ZERO, Charge
+from models.billing.charges.tables import ZERO, Charge, ChargeState
 from models.permits import Permit
 from models.registry.people import Company, Person
 
@@ -102,7 +102,8 @@ def _rows(query, today: _dt.date) -> list[ChargeRow]:
 
 def base_query():
     return (
-        Charge.select(Charge, Permit, Person, Company)
+        Charge.join_state(Charge.select(Charge, ChargeState, Permit, Person, Company))
+        .switch(Charge)
         .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id))
         .switch(Charge)
         .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
@@ -137,9 +138,9 @@ def charge_rows(
     if year and month:
         query = query.where(in_month(year, month))
     if status == "overdue":
-        query = query.where((Charge.status == "open") & (Charge.due_on < today))
+        query = query.where((ChargeState.status == "open") & (ChargeState.due_on < today))
     elif status:
-        query = query.where(Charge.status == status)
+        query = query.where(ChargeState.status == status)
     if regime:
         query = query.where(Charge.regime == regime)
     if regimes is not None:
@@ -157,4 +158,4 @@ def charge_rows(
 
 def overdue_count(today: _dt.date | None = None) -> int:
     today = today or _dt.date.today()
-    return Charge.select().where((Charge.status == "open") & (Charge.due_on < today)).count()
+    return ChargeState.select().where((ChargeState.status == "open") & (ChargeState.due_on < today)).count()

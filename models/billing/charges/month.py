@@ -21,7 +21,7 @@ from models.access.session import acting, require
 from models.base import clock
 from models.base.errors import UserError
 from models.billing.charges.steps import PlannedCharge, charge_kind, create_planned, due_for, month_bounds, month_label
-from models.billing.charges.tables import ZERO, Charge
+from models.billing.charges.tables import STATE_ATTR, ZERO, Charge, ChargeState
 from models.permits import LIVE_STATUSES, Permit
 from models.registry.applications import Application, change_status, next_numbers
 from models.registry.people import Company, Person
@@ -442,9 +442,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
         names = [f.name for f in fields]
         at = {name: i for i, name in enumerate(names)}
         base = [f.default() if callable(f.default) else f.default for f in fields]  # the model's defaults
-        for name, value in dict(
-            status="open", paid_total=ZERO, created_at=clock.now(), created_on=today, created_by=by, version=1
-        ).items():
+        for name, value in dict(created_at=clock.now(), created_on=today, created_by=by, version=1).items():
             base[at[name]] = value
         given = (
             "number",
@@ -527,10 +525,24 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
                 if progress is not None:
                     progress(len(written), total)
             ids = dict(db.execute_sql(f'SELECT "key", id FROM charge WHERE id > {db.param}', (before,)).fetchall())
-            key = at["key"]
-            for row in written:  # the records as Charge.create returns them
+            key, amount, due_on = at["key"], at["amount"], at["due_on"]
+            states = [(ids[row[key]], "open", ZERO, row[due_on], row[amount], 1) for row in written]
+            state_fields = [
+                ChargeState.charge,
+                ChargeState.status,
+                ChargeState.paid_total,
+                ChargeState.due_on,
+                ChargeState.amount,
+                ChargeState.version,
+            ]
+            for start in range(0, len(states), _BATCH):
+                ChargeState.insert_rows(state_fields, states[start : start + _BATCH])
+            for row, state in zip(written, states, strict=True):  # the records as Charge.create returns them
                 charge = Charge(__no_default__=True)
-                charge.__data__ = dict(zip(names, row, strict=True), id=ids[row[key]])
+                charge.__data__ = dict(zip(names, row, strict=True), id=state[0])
+                charge.__dict__[STATE_ATTR] = ChargeState(
+                    **dict(zip([f.name for f in state_fields], state, strict=True)), __no_default__=True
+                )
                 created.append(charge)
     return created
 
@@ -592,4 +604,6 @@ def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -
 
 def open_charges_of_application(app: Application) -> list[Charge]:
     """Charges of the application still open (the permit waits for them where the act says so)."""
-    return list(Charge.select().where((Charge.application == app.id) & (Charge.status == "open")).order_by(Charge.id))
+    return list(
+        Charge.with_state().where((Charge.application == app.id) & (ChargeState.status == "open")).order_by(Charge.id)
+    )

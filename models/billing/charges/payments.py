@@ -17,9 +17,19 @@ from models.billing.charges.tables import Charge, Payment
 from models.store.db import db, update_versioned
 
 
+def _stale(charge: Charge) -> str:
+    return f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+
+
 def _claim(charge: Charge, **changes) -> None:
-    stale = f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
-    update_versioned(charge, stale, **changes)
+    update_versioned(charge, _stale(charge), **changes)
+
+
+def claim_state(charge: Charge, **changes) -> None:
+    """Change what is paid on ``charge`` or its status (its :class:`ChargeState`) only if nobody changed it since
+    it was read — the optimistic lock every payment, reversal, credit used, cancellation and inscription takes;
+    the charge itself is not written."""
+    update_versioned(charge.state, _stale(charge), **changes)
 
 
 def record_payment(
@@ -31,6 +41,7 @@ def record_payment(
     by: str,
     note: str = "",
     today: _dt.date | None = None,
+    channel: str = "",
 ) -> Payment:
     """Record a payment (partial or whole) of ``charge`` — one transaction.
 
@@ -70,9 +81,10 @@ def record_payment(
                 reference=reference,
                 recorded_by=by,
                 note=(note or "").strip(),
+                channel=channel,
             )
             total = charge.paid_total + value
-            _claim(charge, paid_total=total, status="paid" if total >= charge.amount else "open")
+            claim_state(charge, paid_total=total, status="paid" if total >= charge.amount else "open")
     except IntegrityError:
         raise UserError(
             f"O boleto {reference} acabou de ser registrado nesta cobrança em outra mesa: "
@@ -81,7 +93,7 @@ def record_payment(
         ) from None
     charge.paid_total = total
     charge.status = "paid" if total >= charge.amount else "open"
-    charge.version += 1
+    charge.state.version += 1
     return payment
 
 
@@ -102,8 +114,9 @@ def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
             f"A cobrança nº {charge.number} tem pagamentos ({format_brl(charge.paid_total)}); não pode ser cancelada."
         )
     with db.atomic():
-        _claim(charge, status="cancelled", cancelled_at=clock.now(), cancelled_by=by, cancel_reason=reason)
-    return Charge.get_by_id(charge.id)
+        claim_state(charge, status="cancelled")
+        _claim(charge, cancelled_at=clock.now(), cancelled_by=by, cancel_reason=reason)
+    return get_charge(charge.id)
 
 
 def return_deposit(charge: Charge, *, on: _dt.date, by: str, note: str = "", today: _dt.date | None = None) -> Charge:
@@ -125,7 +138,7 @@ def return_deposit(charge: Charge, *, on: _dt.date, by: str, note: str = "", tod
 
 
 def get_charge(charge_id: int) -> Charge:
-    charge = Charge.get_or_none(Charge.id == charge_id)
+    charge = Charge.with_state().where(Charge.id == charge_id).first()  # its state in the same reading
     if charge is None:
         raise UserError(f"Cobrança {charge_id} não encontrada.")
     return charge

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from peewee import (
     Case,
-    Table,
     fn,
 )
 
@@ -17,7 +16,7 @@ from models.base.money import format_brl
 from models.billing.charges.debts import revocation_candidates
 from models.billing.charges.lists import in_month
 from models.billing.charges.steps import month_bounds, month_label
-from models.billing.charges.tables import Charge, Payment
+from models.billing.charges.tables import Charge, ChargeState, Payment
 from models.permits import TodayItem
 
 
@@ -49,12 +48,12 @@ class MonthSummary:
 
 def _counted_paid():
     """What a charge counts as paid, in SQL: up to its amount."""
-    return Case(None, [(Charge.paid_total < Charge.amount, Charge.paid_total)], Charge.amount)
+    return Case(None, [(ChargeState.paid_total < ChargeState.amount, ChargeState.paid_total)], ChargeState.amount)
 
 
 def _open_part():
     """What is open on a charge that is not cancelled, in SQL: its amount less what was paid, never below zero."""
-    return Case(None, [(Charge.amount > Charge.paid_total, Charge.amount - Charge.paid_total)], 0)
+    return Case(None, [(ChargeState.amount > ChargeState.paid_total, ChargeState.amount - ChargeState.paid_total)], 0)
 
 
 def month_summary(
@@ -66,15 +65,16 @@ def month_summary(
 
     today = today or _dt.date.today()
     first, last = month_bounds(year, month)
-    month_charges = in_month(year, month)
+    # the figures read the states only (their index by due date), the charges' act only when asked for
+    month_charges = (ChargeState.due_on >= first) & (ChargeState.due_on <= last)
     if regimes is not None:
-        month_charges &= Charge.regime.in_(sorted(regimes))
-    live = month_charges & (Charge.status != "cancelled")
-    late = (Charge.status == "open") & (Charge.due_on < today)
+        month_charges &= ChargeState.charge.in_(Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes))))
+    live = month_charges & (ChargeState.status != "cancelled")
+    late = (ChargeState.status == "open") & (ChargeState.due_on < today)
     charged, count, paid, overdue, overdue_count = (
-        Charge.select(
-            fn.COALESCE(fn.SUM(Charge.amount), 0),
-            fn.COUNT(Charge.id),
+        ChargeState.select(
+            fn.COALESCE(fn.SUM(ChargeState.amount), 0),
+            fn.COUNT(ChargeState.charge),
             fn.COALESCE(fn.SUM(_counted_paid()), 0),
             fn.COALESCE(fn.SUM(Case(None, [(late, _open_part())], 0)), 0),
             fn.COALESCE(fn.SUM(Case(None, [(late, 1)], 0)), 0),
@@ -86,10 +86,11 @@ def month_summary(
     if regimes is not None:
         paid_in_month &= Payment.charge.in_(Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes))))
     received = Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0)).where(paid_in_month).scalar()
-    cancelled = Charge.select().where(month_charges & (Charge.status == "cancelled")).count()
+    cancelled = ChargeState.select().where(month_charges & (ChargeState.status == "cancelled")).count()
     charged_value = from_centavos(int(charged or 0))
     paid_value = from_centavos(int(paid or 0))
-    acts = [charge.regime for charge in Charge.select(Charge.regime).where(month_charges).distinct()]
+    of_month = in_month(year, month) if regimes is None else in_month(year, month) & Charge.regime.in_(sorted(regimes))
+    acts = [charge.regime for charge in Charge.select(Charge.regime).where(of_month).distinct()]
     return MonthSummary(
         year,
         month,
@@ -119,10 +120,9 @@ def currencies_of(regime_ids) -> tuple[str, ...]:
 
 
 def credit_payments():
-    """The payments made with a payer's credit (models.billing.collection.credits): no money received in the month.
-    Read from the collection's table by name — that package builds on this one."""
-    source = Table("payment_source")
-    return source.select(source.c.payment_id).where(source.c.channel == "credit")
+    """The payments made with a payer's credit (models.billing.collection.credits): no money received in the month
+    (the payment's channel, schema v32)."""
+    return Payment.select(Payment.id).where(Payment.channel == "credit")
 
 
 def charge_alerts(today: _dt.date, *, regimes: frozenset[str] | None = None) -> list:
@@ -131,11 +131,13 @@ def charge_alerts(today: _dt.date, *, regimes: frozenset[str] | None = None) -> 
     from models.base.money import from_centavos
 
     items = []
-    overdue = (Charge.status == "open") & (Charge.due_on < today)
+    overdue = (ChargeState.status == "open") & (ChargeState.due_on < today)
     if regimes is not None:
-        overdue &= Charge.regime.in_(sorted(regimes))
+        overdue &= ChargeState.charge.in_(Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes))))
     count, amount, oldest = (
-        Charge.select(fn.COUNT(Charge.id), fn.COALESCE(fn.SUM(_open_part()), 0), fn.MIN(Charge.due_on))
+        ChargeState.select(
+            fn.COUNT(ChargeState.charge), fn.COALESCE(fn.SUM(_open_part()), 0), fn.MIN(ChargeState.due_on)
+        )
         .where(overdue)
         .scalar(as_tuple=True)
     )

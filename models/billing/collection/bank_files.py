@@ -14,7 +14,7 @@ from peewee import IntegrityError, PostgresqlDatabase
 from models.access.session import acting, require
 from models.base import clock
 from models.base.money import from_centavos, to_centavos
-from models.billing.charges import Charge, Payment
+from models.billing.charges import ChargeState, Payment
 from models.billing.collection.agreement import require_agreement
 from models.billing.collection.bulk_return import drop_staging, import_bulk, lazy_preview, read_file, stage_and_check
 from models.billing.collection.guias import late_item
@@ -27,7 +27,7 @@ from models.billing.collection.returns import (
     preview_return,
 )
 from models.billing.collection.statements import is_ofx, preview_statement
-from models.billing.collection.tables import Credit, PaymentSource, ReturnFile
+from models.billing.collection.tables import Credit, ReturnFile
 from models.registry.applications import next_number
 from models.store.audit import record_bulk
 from models.store.db import check_row, db, take_write_turn
@@ -194,12 +194,9 @@ def _refuse_unconsented(items: list[Item], accept_overpayment: bool) -> None:
 
 
 def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: str = "", channel: str = "bank") -> int:
-    """The payments of every record, their sources, and each charge's paid total and status; the count."""
-    from peewee import fn
-
+    """The payments of every record (each with its source), and each charge's paid total and status; the count."""
     prefix = prefix or f"RET {record.agreement}/{record.nsa}/"
     rows: list[dict[str, object]] = []
-    sources: dict[tuple[int, str], dict[str, object]] = {}
     added: dict[int, int] = {}
     for item in preview.items:
         if item.guia is None:
@@ -219,21 +216,18 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: st
                         if channel == "pix"
                         else f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro {item.detail.record}"
                     ),
+                    "channel": channel,
+                    "guia_id": item.guia.id,
+                    "return_file_id": record.id,
+                    "record": item.detail.record,
+                    "barcode": item.detail.barcode,
+                    "credited_on": item.detail.credited_on,
+                    "fee": from_centavos(item.detail.fee_centavos),
                 }
             )
-            sources[(charge.id, reference)] = {
-                "channel": channel,
-                "guia": item.guia.id,
-                "return_file": record.id,
-                "record": item.detail.record,
-                "barcode": item.detail.barcode,
-                "credited_on": item.detail.credited_on,
-                "fee": from_centavos(item.detail.fee_centavos),
-            }
             added[charge.id] = added.get(charge.id, 0) + to_centavos(take)
     if not rows:
         return 0
-    last = Payment.select(fn.MAX(Payment.id)).scalar() or 0
     what = f"{'extrato' if channel == 'pix' else 'arquivo de retorno'} {record.file_name}"
     try:
         _insert(Payment, rows, what)
@@ -241,11 +235,6 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: st
         raise ReturnFileError(
             f"registro 1: pagamentos deste arquivo (NSA {record.nsa}) já constam nas cobranças; nada foi importado."
         ) from None
-    made = Payment.select(Payment.id, Payment.charge, Payment.reference).where(
-        (Payment.id > last) & Payment.reference.startswith(prefix)
-    )
-    made_rows: list[tuple[Any, ...]] = list(cast(Any, made.tuples()))
-    _insert(PaymentSource, [{"payment": p, **sources[(c, r)]} for p, c, r in made_rows], what)
     _add_paid(sorted(added.items()), what)
     return len(rows)
 
@@ -303,7 +292,7 @@ def _add_paid(added: list[tuple[int, int]], what: str) -> None:
         cursor = db.cursor()
         if _sqlite():
             cursor.executemany(
-                'UPDATE "charge" SET "paid_total" = "paid_total" + ?, "status" = CASE WHEN "paid_total" + ? >= '
+                'UPDATE "charge_state" SET "paid_total" = "paid_total" + ?, "status" = CASE WHEN "paid_total" + ? >= '
                 '"amount" THEN \'paid\' ELSE "status" END, "version" = "version" + 1 '
                 'WHERE "id" = ? AND "status" <> \'cancelled\'',
                 [(v, v, c) for c, v in added],
@@ -313,7 +302,7 @@ def _add_paid(added: list[tuple[int, int]], what: str) -> None:
 
             execute_values(
                 cursor,
-                'UPDATE "charge" AS c SET "paid_total" = c."paid_total" + v.add, "status" = CASE WHEN '
+                'UPDATE "charge_state" AS c SET "paid_total" = c."paid_total" + v.add, "status" = CASE WHEN '
                 'c."paid_total" + v.add >= c."amount" THEN \'paid\' ELSE c."status" END, '
                 '"version" = c."version" + 1 FROM (VALUES %s) AS v(id, add) '
                 'WHERE c."id" = v.id AND c."status" <> \'cancelled\'',
@@ -325,7 +314,7 @@ def _add_paid(added: list[tuple[int, int]], what: str) -> None:
     changed = [c for c in ids if before[c] != after[c]]
     if changed:
         record_bulk(
-            Charge,
+            ChargeState,
             "update",
             ["id", "paid_total", "status", "version"],
             [[c, *after[c]] for c in changed],
@@ -338,7 +327,9 @@ def _paid_state(ids: list[int]) -> dict[int, tuple[object, str, int]]:
     """Each charge's paid total (as money), status and version."""
     out: dict[int, tuple[object, str, int]] = {}
     for chunk in chunks(ids, 500):
-        query = Charge.select(Charge.id, Charge.paid_total, Charge.status, Charge.version).where(Charge.id.in_(chunk))
+        query = ChargeState.select(
+            ChargeState.charge, ChargeState.paid_total, ChargeState.status, ChargeState.version
+        ).where(ChargeState.charge.in_(chunk))
         found: list[tuple[Any, ...]] = list(cast(Any, query.tuples()))
         out.update((c, (paid, status, version)) for c, paid, status, version in found)
     return out

@@ -6,11 +6,12 @@ on PostgreSQL) and staged in a temporary table, fields cut and checked there (le
 read again by :func:`~.returns.parse_return` only to name the first wrong record). The database then matches them:
 each record's guia by the barcode, and whether it is *plainly paid* — its guia open, paid on time, once in the file,
 for exactly what the guia's charges still owe, none of them shared with another record. Those records become
-payments without passing through Python: ``INSERT … SELECT`` of the payments and their sources, one
-``UPDATE … FROM`` of the charges' paid totals and statuses. The others (paid less, more, twice, late, an unknown
-barcode, a replaced guia) are classified by :func:`~.returns.classify`, the preview's own judgement, and join the
-same statements. Every write is audited: one entry per table, its rows rendered as JSON by the database itself
-(:func:`models.store.audit.record_bulk_table`) — on a desk the server's triggers write them row by row.
+payments without passing through Python: ``INSERT … SELECT`` of the payments with their sources, one
+``UPDATE … FROM`` of the charges' paid totals and statuses (their narrow ``charge_state`` rows, schema v31). The
+others (paid less, more, twice, late, an unknown barcode, a replaced guia) are classified by
+:func:`~.returns.classify`, the preview's own judgement, and join the same statements. Every write is audited:
+one entry per table, its rows rendered as JSON by the database itself (:func:`models.store.audit.record_bulk_table`)
+— on a desk the server's triggers write them row by row.
 
 Temporary tables are the connection's own (no other desk sees or waits for them); the transaction is the caller's.
 """
@@ -28,7 +29,7 @@ from peewee import PostgresqlDatabase
 
 from models.base import clock
 from models.base.money import from_centavos, to_centavos
-from models.billing.charges import Charge, Payment
+from models.billing.charges import Charge, ChargeState, Payment
 from models.billing.collection.returns import (
     MAX_RECORDS,
     RECORD_SIZE,
@@ -48,7 +49,7 @@ from models.billing.collection.returns import (
     record_lines,
     refuse_future,
 )
-from models.billing.collection.tables import Guia, PaymentSource, ReturnFile
+from models.billing.collection.tables import Guia, ReturnFile
 from models.store import desks
 from models.store.audit import record_bulk_table, table_json
 from models.store.db import check_row, db
@@ -177,7 +178,7 @@ def _match(agreement: str) -> list[int]:
     _sql(
         f"INSERT INTO {OWED} (guia_id, owed, clean) SELECT gc.guia_id, SUM(c.amount - c.paid_total), "
         "MIN(CASE WHEN c.status = 'open' AND c.amount > c.paid_total THEN 1 ELSE 0 END) "
-        f"FROM guia_charge AS gc JOIN charge AS c ON c.id = gc.charge_id "
+        f"FROM guia_charge AS gc JOIN charge_state AS c ON c.id = gc.charge_id "
         f"WHERE gc.guia_id IN (SELECT guia_id FROM {STAGE}) GROUP BY gc.guia_id"
     )
     _sql(
@@ -190,7 +191,7 @@ def _match(agreement: str) -> list[int]:
     _sql(
         f"INSERT INTO {PARTS} (record, charge_id, amount) SELECT s.record, gc.charge_id, c.amount - c.paid_total "
         f"FROM {STAGE} AS s JOIN guia AS g ON g.id = s.guia_id JOIN {OWED} AS o ON o.guia_id = s.guia_id "
-        "JOIN guia_charge AS gc ON gc.guia_id = s.guia_id JOIN charge AS c ON c.id = gc.charge_id "
+        "JOIN guia_charge AS gc ON gc.guia_id = s.guia_id JOIN charge_state AS c ON c.id = gc.charge_id "
         "WHERE g.status = 'open' AND substr(s.barcode, 16, 4) = ? "
         f"AND s.paid_on{date} <= g.due_on AND s.centavos = o.owed AND o.clean = 1 "
         f"AND s.barcode NOT IN (SELECT barcode FROM {STAGE} GROUP BY barcode HAVING COUNT(*) > 1)",
@@ -233,34 +234,15 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
     date = "::date" if _pg() else ""
     last = _sql("SELECT COALESCE(MAX(id), 0) FROM payment").fetchone()[0]
     payments = (
-        "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note) "
-        f"SELECT p.charge_id, s.paid_on{date}, p.amount, substr(? || s.nsr, 1, 64), ?, ?, ? || s.record "
+        "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note, channel, guia_id, "
+        "return_file_id, record, barcode, credited_on, fee) "
+        f"SELECT p.charge_id, s.paid_on{date}, p.amount, substr(? || s.nsr, 1, 64), ?, ?, ? || s.record, 'bank', "
+        f"s.guia_id, ?, s.record, s.barcode, s.credited_on{date}, s.fee "
         f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record ORDER BY p.record, p.charge_id"
     )
-    sources = (
-        "INSERT INTO payment_source (payment_id, channel, guia_id, return_file_id, record, barcode, credited_on, fee) "
-    )
-    if _pg():  # the sources from the payments just made (RETURNING), not looked up again in the payment table
-        made = _sql(
-            f"WITH made AS ({payments} RETURNING id, charge_id, reference) {sources}"
-            "SELECT m.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on::date, s.fee FROM made AS m "
-            f"JOIN {PARTS} AS p ON p.charge_id = m.charge_id JOIN {STAGE} AS s ON s.record = p.record "
-            "AND substr(? || s.nsr, 1, 64) = m.reference",
-            (prefix, now, by, note, record.id, prefix),
-        ).rowcount
-        if not made:
-            return Written(0, items)
-    else:
-        made = _sql(payments, (prefix, str(now), by, note)).rowcount
-        if not made:
-            return Written(0, items)
-        _sql(
-            f"{sources}SELECT pay.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on, s.fee "
-            f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record "
-            "JOIN payment AS pay ON pay.charge_id = p.charge_id AND pay.reference = substr(? || s.nsr, 1, 64) "
-            "WHERE pay.id > ?",
-            (record.id, prefix, last),
-        )
+    made = _sql(payments, (prefix, now if _pg() else str(now), by, note, record.id)).rowcount
+    if not made:
+        return Written(0, items)
     audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
     if audit:
         _audit_inserts(last, record, what, made)
@@ -288,29 +270,22 @@ def _rows_json(values: str, body: str, order: str, *more: str):
 
 
 def _audit_inserts(last: int, record: ReturnFile, what: str, made: int) -> None:
-    columns = ["id", "charge", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note"]
+    columns = ["id", "charge", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note", "channel"]
+    columns += ["guia_id", "return_file_id", "record", "barcode", "credited_on", "fee"]
     text = "::text" if _pg() else ""
     rows = _rows_json(
         f"p.id, p.charge_id, p.paid_on{text}, {_money('p.amount')}, p.reference, p.recorded_at{text}, p.recorded_by, "
-        "p.note",
+        f"p.note, p.channel, p.guia_id, p.return_file_id, p.record, p.barcode, p.credited_on{text}, {_money('p.fee')}",
         f"payment AS p WHERE p.id > {int(last)}",
         "p.id",
     )
     record_bulk_table(Payment, "insert", table_json(columns, rows), note=f"{what}: {made} registro(s) de uma vez")
-    columns = ["id", "payment", "channel", "guia", "return_file", "record", "barcode", "credited_on", "fee"]
-    rows = _rows_json(
-        f"s.id, s.payment_id, s.channel, s.guia_id, s.return_file_id, s.record, s.barcode, s.credited_on{text}, "
-        f"{_money('s.fee')}",
-        f"payment_source AS s WHERE s.payment_id > {int(last)}",
-        "s.id",
-    )
-    record_bulk_table(PaymentSource, "insert", table_json(columns, rows), note=f"{what}: {made} registro(s) de uma vez")
 
 
 def _add_paid(what: str, audit: bool) -> None:
-    """Each charge's paid total and status — ``paid`` once the total reaches the amount; a cancelled charge is left
-    as it is — by one ``UPDATE … FROM``, and one audit entry with each charge's paid total, status and version
-    before and after."""
+    """Each charge's paid total and status (its ``charge_state`` row) — ``paid`` once the total reaches the amount;
+    a cancelled charge is left as it is — by one ``UPDATE … FROM``, and one audit entry with each charge's paid
+    total, status and version before and after."""
     if _pg():
         _sql(
             f"CREATE TEMP TABLE {ADDED} ON COMMIT DROP AS SELECT charge_id, SUM(amount) AS plus FROM {PARTS} "
@@ -323,7 +298,7 @@ def _add_paid(what: str, audit: bool) -> None:
     # the charges the file pays, looked up by their keys (SQLite: CROSS JOIN keeps the file's table outside); their
     # state before and after rendered in one reading, before the update (the after is what the update will write)
     state = (
-        f"{ADDED} AS a {'JOIN' if _pg() else 'CROSS JOIN'} charge AS c ON c.id = a.charge_id "
+        f"{ADDED} AS a {'JOIN' if _pg() else 'CROSS JOIN'} charge_state AS c ON c.id = a.charge_id "
         "WHERE c.status <> 'cancelled'"
     )
     status = "CASE WHEN c.paid_total + a.plus >= c.amount THEN 'paid' ELSE c.status END"
@@ -336,14 +311,14 @@ def _add_paid(what: str, audit: bool) -> None:
         )
     changed = _sql(
         # SQLite's UPDATE … FROM (3.33+): the charges by key, each sum read once
-        "UPDATE charge AS c SET paid_total = c.paid_total + a.plus, "
+        "UPDATE charge_state AS c SET paid_total = c.paid_total + a.plus, "
         f"status = {status}, version = c.version + 1 FROM {ADDED} AS a "
         "WHERE c.id = a.charge_id AND c.status <> 'cancelled'"
     ).rowcount
     if audit and changed:
         columns = ["id", "paid_total", "status", "version"]
         record_bulk_table(
-            Charge,
+            ChargeState,
             "update",
             table_json(columns, after),
             table_json(columns, before),

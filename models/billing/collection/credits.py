@@ -19,12 +19,12 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, from_centavos
 from models.billing.charges import Charge, Payment, record_payment
 from models.billing.charges.steps import date_text, typed_amount
-from models.billing.collection.tables import Credit, CreditUse, PaymentSource, Reversal
+from models.billing.collection.tables import Credit, CreditUse, Reversal
 from models.registry.applications import next_number
 from models.store.db import db, take_write_turn
 
 ZERO = Decimal("0.00")
-CREDIT_CHANNEL = "credit"  # PaymentSource.channel of a payment made with a credit
+CREDIT_CHANNEL = "credit"  # Payment.channel of a payment made with a credit
 
 
 @dataclass(frozen=True)
@@ -177,8 +177,8 @@ def apply_credit(
                 by="",
                 note=f"crédito nº {line.id} do contribuinte ({line.origin})",
                 today=today,
+                channel=CREDIT_CHANNEL,
             )
-            PaymentSource.create(payment=payment.id, channel=CREDIT_CHANNEL)
             uses.append(
                 CreditUse.create(
                     number=number,

@@ -4,17 +4,19 @@ reversed (estorno: a new act referring to the payment; the charge reopens) — i
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import dataclass
 from decimal import Decimal
 
 from models.access.session import acting, require
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import Charge, Payment, record_payment
+from models.billing.charges.payments import claim_state
 from models.billing.charges.steps import typed_amount
 from models.billing.collection.credits import after_reversal, check_reversal
-from models.billing.collection.tables import Credit, PaymentSource, Reversal
+from models.billing.collection.tables import Credit, Guia, ReturnFile, Reversal
 from models.registry.applications import next_number
-from models.store.db import db, update_versioned
+from models.store.db import db
 
 
 class Overpayment(UserError):  # noqa: N818 - a refusal the desk turns into a question
@@ -100,21 +102,32 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
             reversed_on=today,
             reversed_by=by,
         )
-        update_versioned(
-            charge,
-            f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual.",
-            paid_total=total,
-            status="paid" if total >= charge.amount else "open",
-        )
+        claim_state(charge, paid_total=total, status="paid" if total >= charge.amount else "open")
         Credit.update(status="reversed").where((Credit.payment == payment.id) & (Credit.status == "open")).execute()
         after_reversal(payment)
     return reversal
 
 
-def sources_of(charge: Charge) -> dict[int, PaymentSource]:
+@dataclass(frozen=True)
+class Source:
+    """Where a payment came from when it was not typed at the desk (:class:`Payment`'s own columns since v32)."""
+
+    payment_id: int
+    channel: str
+    record: int | None
+    guia: Guia | None
+    return_file: ReturnFile | None
+
+
+def sources_of(charge: Charge) -> dict[int, Source]:
     """Where ``charge``'s payments came from (those not typed at the desk), by payment id."""
-    rows = PaymentSource.select().join(Payment).where(Payment.charge == charge.id)
-    return {s.payment_id: s for s in rows}
+    rows = list(Payment.select().where((Payment.charge == charge.id) & (Payment.channel != "")))
+    guias = {g.id: g for g in Guia.select().where(Guia.id.in_({p.guia_id for p in rows if p.guia_id}))}
+    files = {f.id: f for f in ReturnFile.select().where(ReturnFile.id.in_({p.return_file_id for p in rows}))}
+    return {
+        p.id: Source(p.id, p.channel, p.record, guias.get(p.guia_id or 0), files.get(p.return_file_id or 0))
+        for p in rows
+    }
 
 
 def reversals_of(charge: Charge) -> dict[int, Reversal]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from models.access.session import acting, require
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import UserError
-from models.billing.charges import KINDS, Charge
+from models.billing.charges import KINDS, Charge, ChargeState
 from models.billing.charges.steps import date_text
 from models.billing.collection.late import get_late_rules, late_charge
 from models.billing.collection.tables import DebtInscription
@@ -76,11 +76,11 @@ def debt_rows(as_of: _dt.date) -> list[DebtRow]:
             "ou com praca collection late --debt-term-days N."
         )
     limit = as_of - _dt.timedelta(days=rules.debt_term)
-    due = (Charge.status == "open") & (Charge.due_on < limit) & (Charge.amount > Charge.paid_total)
+    due = (ChargeState.status == "open") & (ChargeState.due_on < limit) & (ChargeState.amount > ChargeState.paid_total)
     scope = own_scope()
     if scope is not None:
         due &= Charge.regime.in_(sorted(scope))
-    charges = Charge.select().where(due).order_by(Charge.due_on, Charge.number)
+    charges = Charge.with_state().where(due).order_by(Charge.due_on, Charge.number)
     rows = []
     for charge in charges:
         original = charge.open_amount
@@ -168,8 +168,8 @@ def export_debts(
                     file_name=Path(path).name[:255],
                     inscribed_by=by,
                 )
-                Charge.update(status="inscribed", version=Charge.version + 1).where(
-                    (Charge.id == row.charge.id) & (Charge.status == "open")
+                ChargeState.update(status="inscribed", version=ChargeState.version + 1).where(
+                    (ChargeState.charge == row.charge.id) & (ChargeState.status == "open")
                 ).execute()
                 row.values["inscription"], row.values["inscribed_on"] = number, date_text(today)
         with output(path) as tmp:

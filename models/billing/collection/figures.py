@@ -13,7 +13,7 @@ from peewee import JOIN, fn
 
 from models.base.money import from_centavos, to_centavos
 from models.billing.charges import Charge, Payment
-from models.billing.collection.tables import Credit, CreditUse, DebtInscription, PaymentSource, Reversal
+from models.billing.collection.tables import Credit, CreditUse, DebtInscription, Reversal
 
 
 @dataclass(frozen=True)
@@ -66,11 +66,11 @@ def collection_figures(first: _dt.date, last: _dt.date, regimes: frozenset[str] 
         own_charges = Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes)))
         own_payments = Payment.select(Payment.id).where(Payment.charge.in_(own_charges))
         in_month &= Payment.charge.in_(own_charges)
-    paid = Payment.select().join(PaymentSource, JOIN.LEFT_OUTER, on=(PaymentSource.payment == Payment.id))
-    bank = _sum(paid.where(in_month & (PaymentSource.channel == "bank")), Payment.amount)
-    pix = _sum(paid.where(in_month & (PaymentSource.channel == "pix")), Payment.amount)
-    desk = _sum(paid.where(in_month & PaymentSource.id.is_null()), Payment.amount)
-    money = PaymentSource.id.is_null() | (PaymentSource.channel != "credit")  # a credit used is no money received
+    paid = Payment.select()
+    bank = _sum(paid.where(in_month & (Payment.channel == "bank")), Payment.amount)
+    pix = _sum(paid.where(in_month & (Payment.channel == "pix")), Payment.amount)
+    desk = _sum(paid.where(in_month & (Payment.channel == "")), Payment.amount)
+    money = Payment.channel != "credit"  # a credit used is no money received
     late = _sum(
         paid.switch(Payment).join(Charge).where(in_month & money & (Payment.paid_on > Charge.due_on)), Payment.amount
     )

@@ -17,7 +17,7 @@ from models.access.session import acting, require
 from models.base import clock
 from models.base.errors import UserError
 from models.base.money import format_brl, to_centavos
-from models.billing.charges import Charge
+from models.billing.charges import Charge, ChargeState
 from models.billing.charges.steps import date_text
 from models.billing.collection import codes
 from models.billing.collection.agreement import require_agreement
@@ -181,22 +181,25 @@ def _cancel_late_of(guias: list[Guia], *, keep: set[int], by: str, today: _dt.da
         i.charge_id
         for i in GuiaCharge.select(GuiaCharge.charge)
         .join(Charge)
+        .join(ChargeState, on=ChargeState.charge == Charge.id)
         .where(
             GuiaCharge.guia.in_([g.id for g in guias])
             & (Charge.kind == "late")
-            & (Charge.status == "open")
-            & (Charge.paid_total == 0)
+            & (ChargeState.status == "open")
+            & (ChargeState.paid_total == 0)
         )
         if i.charge_id not in keep
     ]
     if ids:
+        ChargeState.update(status="cancelled", version=ChargeState.version + 1).where(
+            ChargeState.charge.in_(ids) & (ChargeState.status == "open")
+        ).execute()
         Charge.update(
-            status="cancelled",
             cancelled_at=clock.now(),
             cancelled_by=by,
             cancel_reason="encargos recalculados na segunda via da guia",
             version=Charge.version + 1,
-        ).where(Charge.id.in_(ids) & (Charge.status == "open")).execute()
+        ).where(Charge.id.in_(ids) & Charge.cancelled_at.is_null()).execute()
 
 
 def guia_lines(guia: Guia) -> list[GuiaLine]:
@@ -221,7 +224,12 @@ def guia_state(guia: Guia) -> str:
     on the guia."""
     if guia.status in ("replaced", "cancelled"):
         return guia.status
-    open_ = GuiaCharge.select().join(Charge).where((GuiaCharge.guia == guia.id) & (Charge.status != "paid")).exists()
+    open_ = (
+        GuiaCharge.select()
+        .join(ChargeState, on=ChargeState.charge == GuiaCharge.charge)
+        .where((GuiaCharge.guia == guia.id) & (ChargeState.status != "paid"))
+        .exists()
+    )
     return "open" if open_ else "paid"
 
 

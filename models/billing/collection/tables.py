@@ -1,5 +1,5 @@
-"""The tables of collection (issue 30): guias and their charges, the bank's return files, where each payment came
-from, reversals and credits. Schema v29 (models.store.schema)."""
+"""The tables of collection (issue 30): guias and their charges, the bank's return files, reversals and credits.
+Schema v29 (models.store.schema); where each payment came from is on the payment's own row since v32."""
 
 from __future__ import annotations
 
@@ -84,27 +84,6 @@ class ReturnFile(BaseModel):
     class Meta:
         table_name = "return_file"
         indexes = ((("agreement", "nsa"), True),)
-
-
-class PaymentSource(BaseModel):
-    """Where a payment came from when it was not typed at the desk: the guia, the return file and its record."""
-
-    payment = ForeignKeyField(Payment, backref="sources", unique=True, on_delete="RESTRICT")
-    channel = CharField(max_length=8, default="bank")  # bank (return file) or pix
-    guia = ForeignKeyField(Guia, null=True, backref="payments", on_delete="RESTRICT")
-    return_file = ForeignKeyField(ReturnFile, null=True, backref="payments", on_delete="RESTRICT")
-    record = IntegerField(null=True)  # the G record's sequence in the file
-    barcode = CharField(max_length=44, default="")
-    credited_on = DateField(null=True)
-    fee = MoneyField(default=0)
-
-    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
-        payment_id: int
-        guia_id: int | None
-        return_file_id: int | None
-
-    class Meta:
-        table_name = "payment_source"
 
 
 class Reversal(BaseModel):
@@ -203,6 +182,7 @@ class CreditUse(BaseModel):
         return CREDIT_USES.get(self.kind, self.kind)
 
 
-#: The tables of schema v29 (models.store.schema._v29_collection); :class:`CreditUse` came in v30.
-V29_TABLES = [Guia, GuiaCharge, ReturnFile, PaymentSource, Reversal, Credit, DebtInscription]
+#: The tables of schema v29 (models.store.schema._v29_collection) — and ``payment_source``, folded into the payment's
+#: row in v32 —; :class:`CreditUse` came in v30.
+V29_TABLES = [Guia, GuiaCharge, ReturnFile, Reversal, Credit, DebtInscription]
 TABLES = [*V29_TABLES, CreditUse]

@@ -9,7 +9,7 @@ from decimal import Decimal
 from peewee import JOIN, fn
 
 from models import enforcement as enf
-from models.billing.charges import Charge
+from models.billing.charges import Charge, ChargeState
 from models.billing.fee_report import ReportCharge, report_currency
 from models.billing.report_parts import NO_SITE, Labels, Progress, Sums, charge_money, charge_situation, disambiguate
 from models.enforcement.sanctions_report.figures import (
@@ -89,8 +89,8 @@ def _fines(start: _dt.datetime, stop: _dt.datetime) -> dict[int, list]:
             enf.RecordCharge.record,
             Charge.number,
             Charge.amount,
-            Charge.paid_total,
-            Charge.status,
+            ChargeState.paid_total,
+            ChargeState.status,
             Charge.due_on,
             Charge.label,
             Charge.formula,
@@ -98,6 +98,7 @@ def _fines(start: _dt.datetime, stop: _dt.datetime) -> dict[int, list]:
             Charge.id,
         )
         .join(Charge, on=(enf.RecordCharge.charge == Charge.id))
+        .join(ChargeState, on=(ChargeState.charge == Charge.id))
         .join(enf.Record, on=(enf.RecordCharge.record == enf.Record.id))
         .where(
             (enf.RecordCharge.role == "fine")

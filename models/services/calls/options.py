@@ -6,7 +6,7 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from models.base.errors import UserError
-from models.billing.charges import Charge, Payment
+from models.billing.charges import Charge, ChargeState, Payment
 from models.registry.applications import Application
 from models.registry.town import working_regimes
 from models.rules import describe
@@ -157,7 +157,9 @@ def payment_time(app: Application | int) -> tuple[_dt.datetime | None, str]:
     ``None`` while a charge is open or when the application has no charge."""
     app_id = app.id if isinstance(app, Application) else app
     charges = list(
-        Charge.select().where((Charge.application == app_id) & (Charge.status != "cancelled")).order_by(Charge.id)
+        Charge.with_state()
+        .where((Charge.application == app_id) & (ChargeState.status != "cancelled"))
+        .order_by(Charge.id)
     )
     if not charges:
         return None, "sem cobrança emitida"
