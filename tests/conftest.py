@@ -58,6 +58,16 @@ def pytest_collection_modifyitems(config, items):
     loop.modify_items(config, items)
 
 
+def pytest_sessionfinish(session):
+    """The run's shared PostgreSQL templates (the demo's schema, tests/demo_db.py) are dropped once every worker is
+    done: by the process that started them, or by the only one."""
+    if PG_URL and not hasattr(session.config, "workerinput"):
+        from db_templates import drop_shared_schemas
+        from demo_db import shared_folder
+
+        drop_shared_schemas(shared_folder(session.config._tmp_path_factory))
+
+
 def _pg_admin():
     import psycopg2
 
