@@ -212,23 +212,36 @@ def db_url(request, tmp_path):
 def database(request, tmp_path):
     """An open, current, empty Praça database on each back end: a copy of the session's empty template — the file
     on SQLite, a schema of the worker's pool on PostgreSQL (tests/db_templates.py)."""
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import open_database
 
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
-        copy_empty_sqlite(request.getfixturevalue("_empty_sqlite_template"), url)
-        open_database(url)
-        try:
-            yield url
-        finally:
-            _stop_widget_timers()
-            close_database()
+        yield from _open_empty_sqlite(tmp_path, request.getfixturevalue("_empty_sqlite_template"))
         return
     if not request.getfixturevalue("pg_available"):
         pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
     with pooled_schema(request.getfixturevalue("_pg_schema_pool")) as url:
         open_database(url)
         yield url
+
+
+@pytest.fixture
+def sqlite_database(request, tmp_path):
+    """The empty database of ``database``, on SQLite only, open: its URL — for a window, a command or a file whose
+    back end cannot matter (the copy of a template, instead of ``open_new_database(sqlite_url)``'s new schema)."""
+    yield from _open_empty_sqlite(tmp_path, request.getfixturevalue("_empty_sqlite_template"))
+
+
+def _open_empty_sqlite(tmp_path, template):
+    from models.store.bootstrap import close_database, open_database
+
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    copy_empty_sqlite(template, url)
+    open_database(url)
+    try:
+        yield url
+    finally:
+        _stop_widget_timers()
+        close_database()
 
 
 @pytest.fixture

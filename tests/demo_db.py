@@ -97,9 +97,15 @@ def _demo_pg_template(tmp_path_factory, _pg_schema_pool):
     from db_templates import SHARED_SCHEMA
 
     def build(folder: Path) -> None:
+        from conftest import _drop_schema
+
         name = _pg_schema_pool.new_shared_schema()
-        (folder / SHARED_SCHEMA).write_text(name)  # written first: dropped at the end even if the build fails
-        counts = _build(_pg_schema_pool.url(name))
+        try:
+            counts = _build(_pg_schema_pool.url(name))
+        except BaseException:
+            _drop_schema(_pg_schema_pool.admin, name)  # the next worker that asks builds it again
+            raise
+        (folder / SHARED_SCHEMA).write_text(name)
         (folder / "counts.pickle").write_bytes(pickle.dumps(counts))
 
     folder = built_once(tmp_path_factory, "demo-pg-template", build)
