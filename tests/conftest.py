@@ -7,7 +7,8 @@ session (tests/db_templates.py); ``db_url`` is a URL where nothing exists yet.
 Under ``CI=true`` an unreachable PostgreSQL fails the run instead of skipping.
 
 The suite runs in parallel (pytest-xdist, ``make test``): each worker has its own
-user folders, its own templates and its own PostgreSQL schemas; the markers of
+user folders, its own empty templates (the demos are the run's: tests/demo_db.py) and
+its own PostgreSQL schemas; the markers of
 tests that start other programs are set here from what they use (tests/loop.py).
 """
 

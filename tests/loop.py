@@ -9,8 +9,9 @@ each test's PostgreSQL run. ``make test-fast`` leaves the first four (and ``slow
 
 **xdist groups** (``--dist loadgroup``): the tests of a module that share a module-scoped fixture (the wheel built
 once, the demo's main window, LibreOffice's report files) run on one worker, so the fixture is made once; every
-other test goes to whichever worker is free. Nothing else is shared between workers: each has its own user
-folders (conftest), its own templates and its own PostgreSQL schemas and sessions. The groups and the tests that
+other test goes to whichever worker is free. Besides the demos (built once per run, tests/demo_db.py), nothing is
+shared between workers: each has its own user folders (conftest), its own empty templates and its own PostgreSQL
+schemas and sessions. The groups and the tests that
 start other programs are sent first, so that the longest come early and no worker is left alone with them at the
 end.
 
