@@ -6,6 +6,7 @@ import datetime as dt
 import json
 
 import pytest
+from factories import open_new_database
 
 from desktop.cli import main
 from models.rules.regimes import RegimeError, default_regimes_folder, load_regime_text
@@ -180,7 +181,7 @@ def test_a_conduct_without_sanction_cites_no_penalty_article(tmp_path):
     assert "não tem sanção no ato" in errors[0].reason
 
 
-def test_the_price_simulator_prints_an_act_in_cruzeiros_in_cruzeiros(app_ready, qtbot, sqlite_database):
+def test_the_price_simulator_prints_an_act_in_cruzeiros_in_cruzeiros(app_ready, qtbot, sqlite_url):
     """The desk: an act declaring Cr$ priced in the simulator — the total and each line's amount in cruzeiros."""
     from PySide6.QtCore import Qt
 
@@ -189,6 +190,7 @@ def test_the_price_simulator_prints_an_act_in_cruzeiros_in_cruzeiros(app_ready, 
     text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
     text = text.replace('id = "sao-bento-2026"', 'id = "cruzeiros-1986"', 1)
     text = text.replace('scope = ["event"]\n', 'scope = ["event"]\ncurrency = "Cz$"\n', 1)
+    open_new_database(sqlite_url)
     acts.install(text.encode("utf-8"), "cruzeiros-1986.toml")
     from desktop.main_window import MainWindow
 
