@@ -7,7 +7,8 @@ session (tests/db_templates.py); ``db_url`` is a URL where nothing exists yet.
 Under ``CI=true`` an unreachable PostgreSQL fails the run instead of skipping.
 
 The suite runs in parallel (pytest-xdist, ``make test``): each worker has its own
-user folders, its own templates and its own PostgreSQL schemas; the markers of
+user folders, its own empty templates (the demos are the run's: tests/demo_db.py) and
+its own PostgreSQL schemas; the markers of
 tests that start other programs are set here from what they use (tests/loop.py).
 """
 
@@ -57,6 +58,16 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 def pytest_collection_modifyitems(config, items):
     """Markers from what each test uses, xdist groups, hypothesis's examples for the profile (tests/loop.py)."""
     loop.modify_items(config, items)
+
+
+def pytest_sessionfinish(session):
+    """The run's shared PostgreSQL templates (the demo's schema, tests/demo_db.py) are dropped once every worker is
+    done: by the process that started them, or by the only one."""
+    if PG_URL and not hasattr(session.config, "workerinput"):
+        from db_templates import drop_shared_schemas
+        from demo_db import shared_folder
+
+        drop_shared_schemas(shared_folder(session.config._tmp_path_factory))
 
 
 def _pg_admin():
@@ -203,23 +214,36 @@ def db_url(request, tmp_path):
 def database(request, tmp_path):
     """An open, current, empty Praça database on each back end: a copy of the session's empty template — the file
     on SQLite, a schema of the worker's pool on PostgreSQL (tests/db_templates.py)."""
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import open_database
 
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
-        copy_empty_sqlite(request.getfixturevalue("_empty_sqlite_template"), url)
-        open_database(url)
-        try:
-            yield url
-        finally:
-            _stop_widget_timers()
-            close_database()
+        yield from _open_empty_sqlite(tmp_path, request.getfixturevalue("_empty_sqlite_template"))
         return
     if not request.getfixturevalue("pg_available"):
         pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
     with pooled_schema(request.getfixturevalue("_pg_schema_pool")) as url:
         open_database(url)
         yield url
+
+
+@pytest.fixture
+def sqlite_database(request, tmp_path):
+    """The empty database of ``database``, on SQLite only, open: its URL — for a window, a command or a file whose
+    back end cannot matter (the copy of a template, instead of ``open_new_database(sqlite_url)``'s new schema)."""
+    yield from _open_empty_sqlite(tmp_path, request.getfixturevalue("_empty_sqlite_template"))
+
+
+def _open_empty_sqlite(tmp_path, template):
+    from models.store.bootstrap import close_database, open_database
+
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    copy_empty_sqlite(template, url)
+    open_database(url)
+    try:
+        yield url
+    finally:
+        _stop_widget_timers()
+        close_database()
 
 
 @pytest.fixture

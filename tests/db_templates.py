@@ -15,7 +15,10 @@ schema is made once, by Praça's own ``open_database(create=True)`` with every s
   template's rows and sequence values, in one transaction with the triggers off (the audit trail's guard refuses
   a DELETE); a lock that keeps this from running drops it too. A schema is never handed to a second test unless
   its catalog is as made and its rows are the template's. The demo (tests/demo_db.py) is a second template of
-  the same pool: a copy of it is the same reset with the demo's rows.
+  the same pool: a copy of it is the same reset with the demo's rows. The demo's schema is the run's, not the
+  worker's: built once by the first worker that asks (:meth:`SchemaPool.new_shared_schema`), read by every
+  worker's pool, and dropped by the process that started the workers when the run ends
+  (:func:`drop_shared_schemas`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import contextlib
 import os
 import shutil
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -113,6 +117,7 @@ class SchemaPool:
         self.free: list[str] = []
         self.digests: dict[str, str] = {}  # each schema of the pool: its catalog's digest when it was made
         self.kept: set[str] = set()  # the templates
+        self.shared: set[str] = set()  # the templates of the run (tests/demo_db.py): another process drops them
         self.template = self._new()  # the empty database; tests/demo_db.py adds the demo's (add_template)
         with self.admin.cursor() as cur:
             cur.execute(
@@ -124,9 +129,12 @@ class SchemaPool:
         self.sequences: dict[str, list[tuple]] = {}
         self.add_template(self.template)
 
-    def add_template(self, name: str) -> None:
-        """Keep ``name`` (a schema of the pool, filled) as a template :meth:`take` can copy: never given to a test."""
+    def add_template(self, name: str, *, shared: bool = False) -> None:
+        """Keep ``name`` (a schema of the pool, or of the run when ``shared``; filled) as a template :meth:`take` can
+        copy: never given to a test."""
         self.digests.pop(name, None)
+        if shared:
+            self.shared.add(name)
         with self.admin.cursor() as cur:
             cur.execute(
                 "SELECT sequencename, last_value, start_value FROM pg_sequences WHERE schemaname = %s "
@@ -139,6 +147,14 @@ class SchemaPool:
     def url(self, name: str) -> str:
         sep = "&" if "?" in self.base_url else "?"
         return f"{self.base_url}{sep}schema={name}"
+
+    def new_shared_schema(self) -> str:
+        """A new, empty schema for a template of the run (its name written to the run's shared folder as
+        :data:`SHARED_SCHEMA`): no pool drops it; :func:`drop_shared_schemas` does, at the end of the run."""
+        name = f"praca_t_{uuid.uuid4().hex[:12]}"
+        with self.admin.cursor() as cur:
+            cur.execute(f'CREATE SCHEMA "{name}"')
+        return name
 
     def _new(self) -> str:
         """A new schema with Praça's schema made in it by ``open_database(create=True)``."""
@@ -211,9 +227,30 @@ class SchemaPool:
     def close(self) -> None:
         from conftest import _drop_schema
 
-        for name in sorted(set(self.digests) | self.kept):
+        for name in sorted((set(self.digests) | self.kept) - self.shared):
             _drop_schema(self.admin, name)
         self.admin.close()
+
+
+#: The file, in a folder of the run's shared folder (tests/demo_db.py ``built_once``), naming a schema of the run.
+SHARED_SCHEMA = "pg-schema"
+
+
+def drop_shared_schemas(folder: Path) -> None:
+    """Drop the schemas of the run named in ``folder`` (the run's shared folder): called once the workers are done,
+    by the process that started them (conftest's ``pytest_sessionfinish``)."""
+    from conftest import _drop_schema, _pg_admin
+
+    names = [path.read_text() for path in folder.glob(f"*/{SHARED_SCHEMA}")]
+    if not names:
+        return
+    admin = _pg_admin()
+    admin.autocommit = True
+    try:
+        for name in names:
+            _drop_schema(admin, name)
+    finally:
+        admin.close()
 
 
 @pytest.fixture(scope="session")

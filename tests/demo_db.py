@@ -1,11 +1,12 @@
-"""The demo database, built once per test run on SQLite (the xdist workers share it) and once per worker on
-PostgreSQL, copied for each test that wants it.
+"""The demo database and each town's demo, built once per test run (the xdist workers share them), copied for
+each test that wants one.
 
 ``fill_demo()`` (240 people, 72 companies, a year of permits, charges and enforcement) takes seconds; many
-tests only read it. The first test that asks for ``demo_database`` builds it into a template — on SQLite a file,
-on PostgreSQL a schema of the worker's pool (tests/db_templates.py) — and every test gets a copy of that
-template: a file copy on SQLite; on PostgreSQL a schema of the pool given the template's rows and sequence values
-(the triggers guarding the audit trail are Praça's own, made with the schema; every row, and so every hash of
+tests only read it. The first test of the run that asks for ``demo_database`` builds it into a template, under a
+file lock the other workers wait on (:func:`built_once`) — on SQLite a file in the run's shared folder, on
+PostgreSQL a schema of the run (tests/db_templates.py) — and every test gets a copy of that template: a file
+copy on SQLite; on PostgreSQL a schema of the worker's pool given the template's rows and sequence values (the
+triggers guarding the audit trail are Praça's own, made with the schema; every row, and so every hash of
 the chain, is the template's, so the copy verifies as the original does). Each test writes to its own copy
 only. (A copy was a database made with ``CREATE DATABASE … TEMPLATE`` before: its ``DROP DATABASE`` makes the
 server checkpoint, seconds to minutes on a busy machine.)
@@ -16,7 +17,9 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -40,37 +43,75 @@ def _build(url: str) -> dict:
         close_database()
 
 
-@pytest.fixture(scope="session")
-def _demo_sqlite_template(tmp_path_factory):
-    """The SQLite demo, built once per test run — by the first xdist worker that asks, under a file lock, in the
-    run's temporary folder the workers share; the others wait for it and read the same file (each test copies it).
-    Built once per worker before: ``fill_demo()`` is seconds of CPU (81 s on the loaded machine of the issue-27
-    measure), paid by every worker."""
+def shared_folder(tmp_path_factory) -> Path:
+    """The run's temporary folder every xdist worker sees (…/pytest-N/, which holds each worker's popen-gwN/), or
+    this process's own when it runs alone."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(tmp_path_factory, key: str, build: Callable[[Path], None]) -> Path:
+    """The folder ``key`` of the run's shared folder, filled by ``build(folder)`` once per run: by the first process
+    that asks, under a file lock (``filelock``); the others wait for it and read what it left there. The folder
+    appears whole or not at all (built beside it, then renamed), so a reader never sees half of it."""
     from filelock import FileLock
 
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # …/pytest-N/ holds every gwN/
-    path, made = shared / "demo-template" / "demo.sqlite3", shared / "demo-template" / "counts.pickle"
-    with FileLock(str(shared / "demo-template.lock")):
-        if not made.exists():
-            building = shared / "demo-template-building"
+    shared = shared_folder(tmp_path_factory)
+    done = shared / key
+    with FileLock(str(shared / f"{key}.lock")):
+        if not done.exists():
+            building = shared / f"{key}-building"
             shutil.rmtree(building, ignore_errors=True)  # a worker that died half-way left it
             building.mkdir()
-            counts = _build(f"sqlite:///{building / path.name}")
-            leftovers = [p.name for p in building.iterdir() if p.name != path.name]
-            assert not leftovers, f"the closed template left {leftovers} beside it (a WAL not checkpointed)"
-            (building / made.name).write_bytes(pickle.dumps(counts))
-            os.replace(building, path.parent)  # whole or not at all: a reader never sees half a template
-    return path, pickle.loads(made.read_bytes())
+            build(building)
+            os.replace(building, done)
+    return done
+
+
+def _closed_alone(path: Path) -> None:
+    leftovers = [p.name for p in path.parent.iterdir() if p != path]
+    assert not leftovers, f"the closed template left {leftovers} beside it (a WAL not checkpointed)"
 
 
 @pytest.fixture(scope="session")
-def _demo_pg_template(_pg_schema_pool):
-    """A schema of the worker's pool holding the demo, kept as a template of the pool."""
-    name = _pg_schema_pool.take()
-    counts = _build(_pg_schema_pool.url(name))
-    _pg_schema_pool.add_template(name)
-    return name, counts
+def _demo_sqlite_template(tmp_path_factory):
+    """The SQLite demo, built once per test run (:func:`built_once`); each test copies the file. Built once per
+    worker before: ``fill_demo()`` is seconds of CPU (81 s on the loaded machine of the issue-27 measure), paid by
+    every worker."""
+
+    def build(folder: Path) -> None:
+        counts = _build(f"sqlite:///{folder / 'demo.sqlite3'}")
+        _closed_alone(folder / "demo.sqlite3")
+        (folder / "counts.pickle").write_bytes(pickle.dumps(counts))
+
+    folder = built_once(tmp_path_factory, "demo-template", build)
+    return folder / "demo.sqlite3", pickle.loads((folder / "counts.pickle").read_bytes())
+
+
+@pytest.fixture(scope="session")
+def _demo_pg_template(tmp_path_factory, _pg_schema_pool):
+    """The PostgreSQL demo, built once per test run (:func:`built_once`) in a schema of its own that every worker's
+    pool copies rows from (a schema's rows can be read from another schema of the database); dropped at the end of
+    the run by the process that started the workers (:func:`db_templates.drop_shared_schemas`). Built by each
+    worker before: 275 s of CPU against 81 s on SQLite on the loaded machine of the issue-27 measure."""
+    from db_templates import SHARED_SCHEMA
+
+    def build(folder: Path) -> None:
+        from conftest import _drop_schema
+
+        name = _pg_schema_pool.new_shared_schema()
+        try:
+            counts = _build(_pg_schema_pool.url(name))
+        except BaseException:
+            _drop_schema(_pg_schema_pool.admin, name)  # the next worker that asks builds it again
+            raise
+        (folder / SHARED_SCHEMA).write_text(name)
+        (folder / "counts.pickle").write_bytes(pickle.dumps(counts))
+
+    folder = built_once(tmp_path_factory, "demo-pg-template", build)
+    name = (folder / SHARED_SCHEMA).read_text()
+    _pg_schema_pool.add_template(name, shared=True)
+    return name, pickle.loads((folder / "counts.pickle").read_bytes())
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -132,22 +173,23 @@ TOWN_SIZE = {"people": 80, "companies": 30}
 
 @pytest.fixture(scope="session")
 def _town_demo_templates(tmp_path_factory):
-    """Each town's demo built once per session (per xdist worker), the first time a test asks for it: slug → file."""
-    built: dict[str, object] = {}
+    """Each town's demo built once per test run (:func:`built_once`, one lock per town: two workers may build two
+    towns at once), the first time a test asks for it: slug → file. Built by each worker before (5–18 s each on
+    SQLite, six towns)."""
 
-    def template(slug: str):
-        from models.demo import fill_demo
-        from models.store.bootstrap import close_database, open_database
+    def template(slug: str) -> Path:
+        def build(folder: Path) -> None:
+            from models.demo import fill_demo
+            from models.store.bootstrap import close_database, open_database
 
-        if slug not in built:
-            path = tmp_path_factory.mktemp(f"town-{slug}") / "demo.sqlite3"
-            open_database(f"sqlite:///{path}", create=True)
+            open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
             try:
                 fill_demo(town=slug, **TOWN_SIZE)
             finally:
                 close_database()
-            built[slug] = path
-        return built[slug]
+            _closed_alone(folder / "demo.sqlite3")
+
+        return built_once(tmp_path_factory, f"town-{slug}", build) / "demo.sqlite3"
 
     return template
 

@@ -407,8 +407,7 @@ def make_tab(app_ready, qtbot, keys, clock):
 
 # A MEI company with its owner, on a fresh database (the application form and the cut-off tests).
 @pytest.fixture
-def mei(app_ready, db_url, tmp_path):
-    open_new_database(db_url)
+def mei(app_ready, database, tmp_path):
     set_store(tmp_path / "files")
     owner = save_person(
         PersonInput(

@@ -9,10 +9,20 @@ each test's PostgreSQL run. ``make test-fast`` leaves the first four (and ``slow
 
 **xdist groups** (``--dist loadgroup``): the tests of a module that share a module-scoped fixture (the wheel built
 once, the demo's main window, LibreOffice's report files) run on one worker, so the fixture is made once; every
-other test goes to whichever worker is free. Nothing else is shared between workers: each has its own user
-folders (conftest), its own templates and its own PostgreSQL schemas and sessions. The groups and the tests that
+other test goes to whichever worker is free. Besides the demos (built once per run, tests/demo_db.py), nothing is
+shared between workers: each has its own user folders (conftest), its own empty templates and its own PostgreSQL
+schemas and sessions. The groups and the tests that
 start other programs are sent first, so that the longest come early and no worker is left alone with them at the
 end.
+
+**The PostgreSQL variant where the back end matters.** A test that takes ``database``, ``demo_database`` or
+``db_url`` runs on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL; its PostgreSQL run costs 2–3 times its
+SQLite one. The modules of :data:`SQLITE_ONLY` (each with why) are about what the screen draws or how keys move,
+which the back end cannot change: their PostgreSQL runs are deselected (every test still runs on SQLite). A
+module stays off that list when its source names anything the back ends treat differently
+(:data:`BACK_END_MATTERS`: raw SQL, transactions and locks, threads, the audit trail and its triggers, schemas
+and migrations, bulk import, roles and logins, backups, PostgreSQL itself); tests/test_loop_backends.py fails
+when a listed module does. When in doubt, a module keeps its PostgreSQL variant.
 
 **Hypothesis profiles**, by ``HYPOTHESIS_PROFILE`` (``ci`` under ``CI=true``, else ``dev``): ``ci`` runs each
 property with the examples its test asks for (100 when it asks none); ``dev`` runs a tenth of them, at least
@@ -38,6 +48,30 @@ SPAWNS = {
 }
 #: Left out by ``make test-fast``.
 EXTERNAL = ("libreoffice", "chromium", "install", "subprocess", "slow")
+
+#: Test modules whose database tests run on SQLite only — what they check is drawn by the screen from data the back
+#: end gives alike, and what they store or search is tested on both back ends by the modules named.
+SQLITE_ONLY = {
+    "test_keyboard": "focus and shortcuts between the desks' widgets; the searches and saves the keys reach are "
+    "tested on both back ends by test_front_desk, test_gui_thread_queries and test_map_editor",
+    "test_appearance": "palettes and the contrast of what each desk draws (WCAG 4.5:1) on the demo; every desk's "
+    "reads are tested on both back ends by test_gui_thread_desks and the desks' own modules",
+    "test_dark_palette": "the colours of the screens and documents in a dark palette",
+}
+
+#: What in a test module's source says its back end matters (see the module's docstring): a module that names one
+#: of these keeps its PostgreSQL variant.
+BACK_END_MATTERS = re.compile(
+    r"""execute_sql|\.execute\(|\bcursor\(|\bSQL\(|\.raw\(|\bfn\.  # raw SQL, SQL functions
+    |\batomic\(|\btransaction|for_update|lock_timeout|\bLOCK\b|concurren|\bthreading\b|\bThread\(  # transactions, locks
+    |\baudit|AuditEntry|verify_chain|\bchain\b|\btriggers?\b(?!\()  # the audit trail and its triggers
+    |migrat|\bschema\b|sequence  # schemas and migrations
+    |importer|insert_many|\bbulk\b  # bulk import
+    |\bgrant|\brole=|create_user|\blog_in\(|\blogin\b  # roles and logins
+    |\bbackup|\brestore\w*\(  # backups
+    |postgres|psycopg|\bLISTEN\b|\bNOTIFY\b|\bpg_|PRACA_TEST_PG  # PostgreSQL itself""",
+    re.IGNORECASE | re.VERBOSE,
+)
 
 DEV_EXAMPLES = 10
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -143,6 +177,12 @@ def _on_postgresql(item) -> bool:
     return any(v == "postgresql" or (isinstance(v, tuple) and "postgresql" in v) for v in values)
 
 
+def sqlite_only(item) -> bool:
+    """Whether ``item`` is the PostgreSQL run of a test of a :data:`SQLITE_ONLY` module (deselected)."""
+    module = getattr(item, "module", None)
+    return _on_postgresql(item) and getattr(module, "__name__", "") in SQLITE_ONLY
+
+
 def _scale_hypothesis(item) -> None:
     """In the ``dev`` profile, a tenth of the examples a property asks for (at least :data:`DEV_EXAMPLES`)."""
     from hypothesis import settings
@@ -161,6 +201,11 @@ def _scale_hypothesis(item) -> None:
 
 
 def modify_items(config, items) -> None:
+    dropped = [item for item in items if sqlite_only(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        gone = set(map(id, dropped))
+        items[:] = [item for item in items if id(item) not in gone]
     heavy = []
     for item in items:
         for kind in kinds(item):

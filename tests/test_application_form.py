@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from factories import open_new_database, statuses
+from factories import statuses
 from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
@@ -88,11 +88,10 @@ def test_bad_sizes_are_refused_at_the_field_and_nothing_saved(qtbot, mei):
     assert Application.select().count() == 0
 
 
-def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, tmp_path):
+def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, database, tmp_path):
     """LC 324/2025, art. 162, § 1º–2º: the TPU is for companies/MEI."""
     from views.application_form import ApplicationDialog
 
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(
         PersonInput(name="Maria José da Silva", cpf="111.444.777-35", birth_date=dt.date(1990, 1, 1)), today=TODAY

@@ -402,10 +402,9 @@ def test_daily_backup_skips_postgresql(database, tmp_path):
         assert backup.daily_backup(tmp_path / "b", today=TODAY).written is None
 
 
-def test_app_start_makes_the_daily_backup(sqlite_url, tmp_path, monkeypatch):
+def test_app_start_makes_the_daily_backup(sqlite_database, tmp_path, monkeypatch):
     from desktop import app, paths
 
-    open_new_database(sqlite_url)
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
     app.daily_backup_at_start()
     assert len(list((tmp_path / "backups").glob("auto-praca-*.praca-backup"))) == 1
@@ -496,11 +495,10 @@ def test_cli_backup_of_postgresql_restores_into_sqlite(database, tmp_path, capsy
 
 
 @pytest.fixture
-def window(app_ready, qtbot, sqlite_url):
+def window(app_ready, qtbot, sqlite_database):
     from PySide6.QtCore import QSettings
 
     QSettings().clear()
-    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

@@ -5,19 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from factories import open_new_database
 
 from desktop.cli import COMMANDS, main
 
 
 @pytest.fixture
-def sqlite_url(sqlite_url):
+def sqlite_url(sqlite_database):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     close_database()
-    return sqlite_url
+    return sqlite_database
 
 
 def one_line_error(capsys, code: int) -> str:

@@ -13,20 +13,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from factories import open_new_database
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 from desktop.cli import main
 
 
 @pytest.fixture
-def sqlite_url(sqlite_url):
+def sqlite_url(sqlite_database):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     close_database()
-    return sqlite_url
+    return sqlite_database
 
 
 REGIME_IDS = [

@@ -5,21 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from factories import open_new_database
 
 from desktop.cli import main
 
 
 @pytest.fixture
-def demo_url(sqlite_url):
+def demo_url(sqlite_database):
     """A database with the demo sites (no people: the sites stand on their own)."""
     from models.demo.sites import demo_sites
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     demo_sites()
     close_database()
-    return sqlite_url
+    return sqlite_database
 
 
 def site_id(url: str, regime: str, capsys) -> int:

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal
-from factories import PASS, open_new_database
+from factories import PASS
 from factories import type_passphrase as _type_passphrase
 
 from models.access import signing_keys as sk
@@ -19,15 +19,14 @@ TODAY = dt.date.today()
 
 
 @pytest.fixture
-def locked_desk(sqlite_url, fresh_desk):
+def locked_desk(sqlite_database, fresh_desk):
     """A SQLite database with the municipality's key, opened by a desk that does not know its passphrase."""
-    open_new_database(sqlite_url)
     sk.create_key(PASS)
     sk._session.clear()
     sk._private.clear()
     fresh_desk.clear()
     assert not sk.is_unlocked()
-    return sqlite_url
+    return sqlite_database
 
 
 def _seal(path):
@@ -87,10 +86,9 @@ def test_the_painel_says_the_backup_is_unsigned_and_unlocking_there_signs_it(loc
     assert not page.backup_notice.isVisible() and _seal(result.written).ok
 
 
-def test_the_painel_says_so_when_the_municipality_has_no_key_yet(sqlite_url, tmp_path, app_ready, qtbot):
+def test_the_painel_says_so_when_the_municipality_has_no_key_yet(sqlite_database, tmp_path, app_ready, qtbot):
     from views.home import HomePage
 
-    open_new_database(sqlite_url)
     backup.daily_backup(tmp_path / "b", today=TODAY)
     page = HomePage()
     qtbot.addWidget(page)

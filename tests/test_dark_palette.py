@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from factories import open_new_database
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
@@ -94,15 +93,13 @@ def _ink_contrast(widget) -> float:
     return max(theme.contrast(ground, QColor.fromRgb(p)) for p in pixels)
 
 
-def test_a_document_shown_on_screen_stays_on_paper(dark, sqlite_url, qtbot):
+def test_a_document_shown_on_screen_stays_on_paper(dark, sqlite_database, qtbot):
     """The act's text (regime.html.j2, written in dark ink for print) keeps a white page on a dark palette:
     every colour its fragments are set in reads on the browser's ground. (A question of the screen, not of the
     database: SQLite only.)"""
     from PySide6.QtGui import QTextCharFormat
 
     from views.regimes_page import RegimesPage
-
-    open_new_database(sqlite_url)
 
     page = RegimesPage()
     qtbot.addWidget(page)

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal
-from factories import open_new_database, uid_of
+from factories import uid_of
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog
 
@@ -22,9 +22,8 @@ TODAY = dt.date(2026, 11, 30)
 
 
 @pytest.fixture
-def worklist(app_ready, qtbot, db_url, tmp_path):
+def worklist(app_ready, qtbot, database, tmp_path):
     QSettings().clear()
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(
         PersonInput(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)), today=TODAY

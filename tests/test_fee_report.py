@@ -18,7 +18,7 @@ from decimal import Decimal
 from xml.etree import ElementTree
 
 import pytest
-from factories import company, open_new_database, person, sjc_stall
+from factories import company, person, sjc_stall
 from hypothesis import given
 from hypothesis import strategies as st
 from pdftext import pdf_text
@@ -797,11 +797,10 @@ def test_page_bad_path_is_said_on_the_page(page, tmp_path):
     assert "não existe" in page.message.text()
 
 
-def test_main_window_has_the_reports_page(app_ready, qtbot, sqlite_url):
+def test_main_window_has_the_reports_page(app_ready, qtbot, sqlite_database):
     from desktop.main_window import MainWindow
     from views.reports_page import ReportsPage
 
-    open_new_database(sqlite_url)
     window = MainWindow()
     qtbot.addWidget(window)
     window.show_desk("relatorios")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import run_modal, searched, type_text
-from factories import open_new_database
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -14,8 +13,7 @@ from models.store.files import set_store
 
 
 @pytest.fixture
-def desk(app_ready, qtbot, db_url, tmp_path):
-    open_new_database(db_url)
+def desk(app_ready, qtbot, database, tmp_path):
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -141,7 +139,7 @@ def test_search_as_you_type_and_edit(desk, qtbot):
     assert Person.get_by_id(person.id).phone == "(17) 3333-0000"
 
 
-def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, monkeypatch):
+def test_worklist_moves_applications_along(app_ready, qtbot, database, tmp_path, monkeypatch):
     import datetime as dt
 
     from PySide6.QtWidgets import QInputDialog
@@ -150,7 +148,6 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     from models.registry.people import PersonInput, save_person
     from models.services.filing import create_application
 
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     app = create_application(
@@ -188,7 +185,7 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     assert open(out, "rb").read(5) == b"%PDF-"
 
 
-def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, monkeypatch):
+def test_issue_the_permit_from_the_worklist(app_ready, qtbot, database, tmp_path, monkeypatch):
     import datetime as dt
 
     from PySide6.QtWidgets import QInputDialog
@@ -199,7 +196,6 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     from models.registry.people import PersonInput, save_person
     from models.services.filing import create_application
 
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     sapezal = create_application(
@@ -255,7 +251,7 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     assert Permit.select().count() == 2
 
 
-def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_url, tmp_path):
+def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, database, tmp_path):
     """Issue 18 §5: the regime filter starts on the act(s) of the municipality set in Configurações, not on
     "Todos"; the other acts and "Todos" stay a choice away, and the choice is kept across refreshes."""
     import datetime as dt
@@ -266,7 +262,6 @@ def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_u
     from models.store.settings import MUNICIPALITY, set_settings
     from views.front_desk import WorklistTab
 
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     sapezal = create_application(

@@ -6,14 +6,12 @@ import threading
 
 import pytest
 from conftest import type_text
-from factories import open_new_database
 
 from models.store.files import set_store
 
 
 @pytest.fixture
-def window(app_ready, qtbot, db_url, tmp_path):
-    open_new_database(db_url)
+def window(app_ready, qtbot, database, tmp_path):
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -103,7 +101,7 @@ def test_saving_an_application_runs_off_the_gui_thread_with_the_window_responsiv
     assert Application.select().count() == 1
 
 
-def test_issuing_a_permit_runs_off_the_gui_thread(app_ready, qtbot, db_url, tmp_path, queries):
+def test_issuing_a_permit_runs_off_the_gui_thread(app_ready, qtbot, database, tmp_path, queries):
     import datetime as dt
 
     from models.registry.applications import ApplicationInput, DocumentInput, change_status, record_documents
@@ -111,7 +109,6 @@ def test_issuing_a_permit_runs_off_the_gui_thread(app_ready, qtbot, db_url, tmp_
     from models.services.filing import create_application
     from views.front_desk import WorklistTab
 
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     day = dt.date(2026, 11, 30)
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=day)

@@ -17,7 +17,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from factories import open_new_database, vendor_rows, write_xlsx
+from factories import vendor_rows, write_xlsx
 from PySide6.QtCore import Qt
 
 from desktop.cli import main
@@ -89,10 +89,9 @@ def _peak_kb(backup: Path, tmp_path: Path) -> tuple[int, int, str]:
 
 
 @pytest.fixture
-def small_backup(sqlite_url, tmp_path) -> Path:
+def small_backup(sqlite_database, tmp_path) -> Path:
     from models.store.backup import write_backup
 
-    open_new_database(sqlite_url)
     try:
         return write_backup(tmp_path / "pequeno.praca-backup").path
     finally:
@@ -341,13 +340,12 @@ def _full_filesystem_available() -> bool:
 PASSWORD = "senha-da-ana-2026"
 
 
-def test_the_command_line_on_a_really_full_disk(sqlite_url, tmp_path):
+def test_the_command_line_on_a_really_full_disk(sqlite_database, tmp_path):
     """A real full file system: a small tmpfs filled up, in a mount namespace of its own (no root needed)."""
     if not _full_filesystem_available():
         pytest.skip("no user namespace to mount a small tmpfs in")
     from models.access.users import create_user
 
-    open_new_database(sqlite_url)
     create_user(username="ana", name="Ana", role="administrador", password=PASSWORD)
     close_database()
     full = tmp_path / "cheio"
@@ -360,7 +358,7 @@ def test_the_command_line_on_a_really_full_disk(sqlite_url, tmp_path):
     }
     script = f"mount -t tmpfs -o size=64k tmpfs {full} && (head -c 1048576 /dev/zero > {full}/enche 2>/dev/null; true)"
     for kind, argv in commands.items():
-        cli = " ".join(f"'{a}'" for a in [sys.executable, "-m", "desktop", "--db", sqlite_url, *argv])
+        cli = " ".join(f"'{a}'" for a in [sys.executable, "-m", "desktop", "--db", sqlite_database, *argv])
         done = subprocess.run(
             ["unshare", "-rm", "sh", "-c", f"{script} && {cli}; echo rc=$? >&2; ls -a {full} >&2"],
             capture_output=True,

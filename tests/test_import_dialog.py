@@ -9,7 +9,7 @@ import pytest
 from conftest import run_modal
 from factories import IMPORT_HEADER as HEADER
 from factories import cpf_number as cpf
-from factories import open_new_database, vendor_rows, write_csv, write_xlsx
+from factories import vendor_rows, write_csv, write_xlsx
 from PySide6.QtCore import Qt
 
 from models.services import importer
@@ -190,14 +190,13 @@ def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatc
     assert ImportRun.select().count() == ImportStage.select().count() == 0  # the staged batch is gone too
 
 
-def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_path, monkeypatch):
+def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_database, tmp_path, monkeypatch):
     from PySide6.QtCore import QSettings
 
     from desktop import paths
     from desktop.main_window import MainWindow
 
     QSettings().clear()
-    open_new_database(sqlite_url)
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
     window = MainWindow()
     qtbot.addWidget(window)

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal, searched, type_text
-from factories import open_new_database, uid_of
+from factories import uid_of
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
@@ -17,9 +17,8 @@ from models.store.files import set_store
 
 
 @pytest.fixture
-def window(app_ready, qtbot, db_url, tmp_path):
+def window(app_ready, qtbot, database, tmp_path):
     QSettings().clear()
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     for name, cpf in (("Maria José da Silva", "529.982.247-25"), ("Mariana Souza", "111.444.777-35")):
         save_person(PersonInput(name=name, cpf=cpf, birth_date=dt.date(1980, 5, 17)), today=dt.date(2026, 11, 30))

@@ -7,7 +7,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from factories import new_cpf, open_new_database, person, sjc_stall
+from factories import new_cpf, person, sjc_stall
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -202,13 +202,12 @@ def test_far_out_the_scene_draws_the_stalls_as_spots(editor):
 # --------------------------------------------------------------------------- start-up
 
 
-def test_only_the_desk_on_screen_is_built_at_start(app_ready, qtbot, sqlite_url):
+def test_only_the_desk_on_screen_is_built_at_start(app_ready, qtbot, sqlite_database):
     from PySide6.QtCore import QSettings
 
     from desktop.main_window import MainWindow
 
     QSettings().clear()
-    open_new_database(sqlite_url)
     window = MainWindow()
     qtbot.addWidget(window)
     assert list(window.pages.built) == ["painel"]

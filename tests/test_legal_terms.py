@@ -32,13 +32,12 @@ from models.rules.regimes import (
 
 
 @pytest.fixture
-def sqlite_url(sqlite_url):
+def sqlite_url(sqlite_database):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     close_database()
-    return sqlite_url
+    return sqlite_database
 
 
 D = Decimal

@@ -6,7 +6,6 @@ import datetime as dt
 import hashlib
 
 import pytest
-from factories import open_new_database
 
 from desktop import login as cli_login
 from desktop.cli import main
@@ -20,13 +19,12 @@ PASSWORD = "senha-forte-123"
 
 
 @pytest.fixture
-def users_db(db_url):
+def users_db(database):
     """A database with an administrator and a clerk; closed, as a command finds it."""
-    open_new_database(db_url)
     users.create_user(username="admin", name="Joana Admin", role="administrador", password=PASSWORD)
     users.create_user(username="ana", name="Ana Souza", role="atendente", password=PASSWORD)
     close_database()
-    return db_url
+    return database
 
 
 @pytest.fixture

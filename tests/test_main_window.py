@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import run_modal, type_text
-from factories import open_new_database
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
@@ -15,9 +14,8 @@ DESKS = ["painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao"
 
 
 @pytest.fixture
-def window(app_ready, qtbot, sqlite_url):
+def window(app_ready, qtbot, sqlite_database):
     QSettings().clear()
-    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

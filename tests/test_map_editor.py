@@ -8,8 +8,8 @@ from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act 
 
 import pytest
 from conftest import run_modal, type_text
-from factories import open_new_database, uid_of
 from factories import placed_stall as stall
+from factories import uid_of
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QUndoStack
 from PySide6.QtTest import QTest
@@ -755,14 +755,13 @@ def test_two_thousand_stalls_checked():  # how fast: bench/plan_check.py
     assert plan.breaches()
 
 
-def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sqlite_url, monkeypatch):
+def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sqlite_database, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
     from desktop.main_window import MainWindow
     from models.demo.sites import demo_sites
     from models.sites import find_site
 
-    open_new_database(sqlite_url)
     demo_sites()
     window = MainWindow()
     qtbot.addWidget(window)
@@ -778,7 +777,7 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
         QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Cancel
     )
     assert not window.close() and window.isVisible() and editor.is_dirty()
-    assert not window.switch_database(sqlite_url)
+    assert not window.switch_database(sqlite_database)
     assert len(asked) == 2 and "não salvas" in asked[0]
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     assert window.close()

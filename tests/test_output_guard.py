@@ -22,13 +22,12 @@ from models.store.bootstrap import close_database, open_database
 
 
 @pytest.fixture
-def town(sqlite_url, tmp_path):
+def town(sqlite_database, tmp_path):
     """An SQLite database with a signing key, the demo's sites and one permit: what every output needs."""
     from models.access import signing_keys as sk
     from models.demo.sites import demo_sites
     from models.store.files import set_store
 
-    open_new_database(sqlite_url)
     set_store(tmp_path / "files")
     sk.create_key(PASS)
     demo_sites()
@@ -37,7 +36,12 @@ def town(sqlite_url, tmp_path):
 
     site = Site.select().order_by(Site.id).first()
     close_database()
-    return {"url": sqlite_url, "db": Path(sqlite_url[len("sqlite:///") :]), "permit": permit.number, "site": site.id}
+    return {
+        "url": sqlite_database,
+        "db": Path(sqlite_database[len("sqlite:///") :]),
+        "permit": permit.number,
+        "site": site.id,
+    }
 
 
 def _intact(town) -> None:

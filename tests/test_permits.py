@@ -808,10 +808,9 @@ def test_cap_and_quota_counts(keys):
 
 
 @needs_pdftotext
-def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
+def test_praca_permit_print_writes_the_three_pdfs(database, tmp_path, capsys):
     from desktop.cli import main
 
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     holder = company("Barraca Boa Eventos Ltda", person("Pedro Alves Costa"), registration="445566")
     app = approved(
@@ -849,7 +848,8 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     for what in ("permit", "card", "placard"):
         out = tmp_path / f"{what}.pdf"
         assert (
-            main(["permit", "print", "--db", db_url, "--number", permit.number, "--what", what, "--out", str(out)]) == 0
+            main(["permit", "print", "--db", database, "--number", permit.number, "--what", what, "--out", str(out)])
+            == 0
         )
         assert f"nº {permit.number} gravado em {out}" in capsys.readouterr().out
         texts[what] = pdf_text(out, squash="all")
@@ -864,7 +864,7 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
                 "permit",
                 "print",
                 "--db",
-                db_url,
+                database,
                 "--number",
                 "2026/09999",
                 "--what",
@@ -883,7 +883,7 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
                 "permit",
                 "print",
                 "--db",
-                db_url,
+                database,
                 "--number",
                 revoked.number,
                 "--what",

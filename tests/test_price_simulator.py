@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from factories import open_new_database
 from PySide6.QtCore import Qt
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 
 @pytest.fixture
-def simulator(app_ready, qtbot, sqlite_url):
-    open_new_database(sqlite_url)
+def simulator(app_ready, qtbot, sqlite_database):
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -145,10 +143,9 @@ def test_changing_regime_clears_what_was_typed_for_the_other(simulator, qtbot):
     assert simulator.front.text() == "" and not simulator.mei.isChecked()
 
 
-def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_url):
+def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_database):
     from models.store.settings import MUNICIPALITY, set_settings
 
-    open_new_database(sqlite_url)
     set_settings({MUNICIPALITY: "São José dos Campos"})
     from desktop.main_window import MainWindow
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from factories import open_new_database
 from PySide6.QtCore import Qt
 
 from models.billing.fiscal import FiscalUnitValue
 
 
 @pytest.fixture
-def registry(app_ready, qtbot, sqlite_url):
-    open_new_database(sqlite_url)
+def registry(app_ready, qtbot, sqlite_database):
     from desktop.main_window import MainWindow
 
     win = MainWindow()

@@ -36,14 +36,13 @@ def nobody_at_the_end():
 
 
 @pytest.fixture
-def town(db_url):
+def town(database):
     """The town's database (each back end): its administrator and a chefe; closed, as a desk finds it."""
-    open_new_database(db_url)
     create_user(username="admin", name="Joana Admin", role="administrador", password=PASSWORD)
     with acting_as(authenticate("admin", PASSWORD).as_session()):
         create_user(username="chefe", name="Carlos Chefe", role="chefe", password=PASSWORD)
     close_database()
-    return db_url
+    return database
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 import pytest
 from factories import BASE_REGIME as BASE
-from factories import open_new_database
 from factories import write_regime as write
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
@@ -201,12 +200,11 @@ def test_a_point_or_reading_the_act_does_not_declare_is_refused(chosen, words):
 
 
 @pytest.fixture
-def sqlite_url(sqlite_url):
+def sqlite_url(sqlite_database):
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     close_database()
-    return sqlite_url
+    return sqlite_database
 
 
 def _penalty(sqlite_url, *extra: str) -> list[str]:

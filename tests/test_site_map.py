@@ -6,7 +6,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from factories import feira_export, open_new_database
+from factories import feira_export
 from factories import map_export_of as export_of
 from factories import map_stall as stall
 from pdftext import pdf_pages, pdf_text
@@ -162,14 +162,13 @@ def test_a_beach_prints_its_named_points(tmp_path, app_ready):
 
 
 @pytest.fixture
-def demo_url(sqlite_url):
+def demo_url(sqlite_database):
     from models.demo.sites import demo_sites
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     demo_sites()
     close_database()
-    return sqlite_url
+    return sqlite_database
 
 
 @pytest.mark.parametrize("fmt", ["pdf", "png", "svg"])

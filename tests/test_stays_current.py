@@ -9,16 +9,14 @@ import textwrap
 
 import pytest
 from conftest import run_modal, type_text
-from factories import open_new_database
 from PySide6.QtCore import QSettings, Qt
 
 from models.store.files import set_store
 
 
 @pytest.fixture
-def window(app_ready, qtbot, db_url, tmp_path):
+def window(app_ready, qtbot, database, tmp_path):
     QSettings().clear()
-    open_new_database(db_url)
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -57,7 +55,7 @@ def test_a_person_registered_at_the_front_desk_counts_on_the_painel_at_once(wind
     assert home.people.text() == "sentinel"
 
 
-def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window, qtbot, db_url, tmp_path):
+def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window, qtbot, database, tmp_path):
     window.show_desk("painel")
     home = window.pages["painel"]
     assert home.people.text() == "0"
@@ -69,7 +67,7 @@ def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window
         from models.registry.people import PersonInput, save_person
         import datetime
         session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there
-        open_database({db_url!r})
+        open_database({database!r})
         save_person(PersonInput(name="João Batista Rocha", cpf="111.444.777-35",
                                 birth_date=datetime.date(1970, 1, 2)), today=datetime.date(2026, 12, 1))
     """)

@@ -145,7 +145,7 @@ def test_dropping_a_guard_and_deleting_the_newest_entries_is_reported_by_number(
     assert not again.repaired and any("reinstaladas" in line for line in again.past_repairs)
 
 
-def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(db_url, tmp_path, capsys, monkeypatch):
+def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(database, tmp_path, capsys, monkeypatch):
     """The command line: the file beside the daily backups is found by itself; a file given with --checkpoint
     (a copy kept elsewhere) counts too."""
     from desktop.paths import data_dir
@@ -153,7 +153,6 @@ def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(db_url, tmp_
 
     monkeypatch.setenv("PRACA_USER", "admin")
     monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
-    open_new_database(db_url)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
     from models.access.session import acting_as
     from models.access.users import User
@@ -161,16 +160,16 @@ def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(db_url, tmp_
     with acting_as(User.get(User.username == "admin").as_session()):
         _people(3)
     close_database()
-    assert main(["audit", "checkpoint", "--db", db_url]) == 0
+    assert main(["audit", "checkpoint", "--db", database]) == 0
     out = capsys.readouterr().out
     assert "Ponto de controle gravado" in out and "NÃO assinado" in out
-    anchor = checkpoints.anchor_file(data_dir() / "backups", parse_url(db_url))
+    anchor = checkpoints.anchor_file(data_dir() / "backups", parse_url(database))
     assert anchor.is_file()
     kept = tmp_path / "pendrive.jsonl"
     kept.write_bytes(anchor.read_bytes())
-    assert main(["audit", "verify", "--db", db_url]) == 0
+    assert main(["audit", "verify", "--db", database]) == 0
     assert "chega ao ponto de controle mais recente" in capsys.readouterr().out
-    open_database(db_url)
+    open_database(database)
     last = _ids()[-1]
     _drop_guards()
     with db.atomic():
@@ -178,11 +177,11 @@ def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(db_url, tmp_
         db.obj.execute_sql('DELETE FROM "audit_checkpoint"')
     close_database()
     anchor.unlink()  # the attacker found the file beside the backups too: the copy given by hand still tells
-    assert main(["audit", "verify", "--db", db_url, "--checkpoint", str(kept)]) == 1
+    assert main(["audit", "verify", "--db", database, "--checkpoint", str(kept)]) == 1
     out = capsys.readouterr().out
     assert f"registros nº {last - 1} a nº {last} foram apagados" in out or f"o registro nº {last} foi apagado" in out
     assert "reinstaladas" in out  # the guards dropped: put back at the open, and said
-    assert main(["audit", "verify", "--db", db_url, "--checkpoint", str(kept), "--json"]) == 1
+    assert main(["audit", "verify", "--db", database, "--checkpoint", str(kept), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["intact"] is False and data["problems"]
 
@@ -391,11 +390,10 @@ def test_praca_restore_asks_before_restoring_a_broken_trail(db_url, tmp_path, ca
 
 
 @pytest.fixture
-def window(app_ready, qtbot, sqlite_url):
+def window(app_ready, qtbot, sqlite_database):
     from PySide6.QtCore import QSettings
 
     QSettings().clear()
-    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

@@ -204,14 +204,13 @@ def test_bulk_inserts_and_deletes_are_audited(admin):
     assert gone.action == "delete" and json.loads(gone.before)["name"] == "Pessoa 1"
 
 
-def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
+def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_database):
     """Opening a current database imports no table module (start-up): the audit trail is installed anyway."""
     import subprocess
     import sys
 
     from models.store.bootstrap import close_database
 
-    open_new_database(sqlite_url)
     close_database()
     code = (
         "import sys\nfrom models.store.db import db\nfrom models.store.bootstrap import open_database\n"
@@ -220,7 +219,7 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
         "from models.store.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
         "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])"
     )
-    done = subprocess.run([sys.executable, "-c", code, sqlite_url], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code, sqlite_database], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.strip()) >= 1
 
@@ -373,17 +372,16 @@ def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
     assert state.first_bad == ids[2] and "apagado" in state.reason
 
 
-def test_praca_audit_verify_says_intact_or_where_it_broke(db_url, capsys):
+def test_praca_audit_verify_says_intact_or_where_it_broke(database, capsys):
     from desktop.cli import main
     from models.access.users import create_user
     from models.store.bootstrap import close_database
 
-    open_new_database(db_url)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
     close_database()
-    assert main(["audit", "verify", "--db", db_url]) == 0
+    assert main(["audit", "verify", "--db", database]) == 0
     assert capsys.readouterr().out.startswith("Trilha de auditoria íntegra:")
-    assert main(["audit", "verify", "--json", "--db", db_url]) == 0
+    assert main(["audit", "verify", "--json", "--db", database]) == 0
     assert json.loads(capsys.readouterr().out)["intact"] is True
 
 
