@@ -47,6 +47,7 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
         dialog.form.regime.setCurrentIndex(dialog.form.regime.findData("olimpia-2025"))
         dialog.form.scope.setCurrentIndex(dialog.form.scope.findData("street-food"))
         type_text(dialog.form.offender_search, "quitandeira")
+        dialog.settle()  # the registry is searched on a worker (issue 27 §5)
         assert dialog.form.matches.rowCount() == 1
         dialog.form.matches_view.selectRow(0)
         assert "Maria Quitandeira Souza" in dialog.form.offender_label.text()
@@ -206,6 +207,7 @@ def test_an_unknown_offender_then_identified(qtbot, page):
     def identify(dialog):
         assert not dialog.form.unknown.isEnabled() and dialog.form.reason.isVisible()
         type_text(dialog.form.offender_search, "wellington")
+        dialog.settle()  # the registry is searched on a worker (issue 27 §5)
         dialog.form.matches_view.selectRow(0)
         qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)  # the proposal follows as one pauses
         assert (

@@ -6,6 +6,7 @@ runs is named by the screen line that asked for it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import pytest
@@ -309,3 +310,225 @@ def test_the_price_simulator_drops_a_stale_price(simulator, qtbot, monkeypatch):
     gate.set()
     simulator.settle()
     assert len(shown) == 1 and simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"
+
+
+# -- Fiscalização: the record dialog, the tab's acts on a record, the seized goods ---------------------------------
+
+FISCAL_DAY = dt.date(2026, 3, 16)
+
+
+@pytest.fixture
+def fiscal(database, keys, app_ready, qtbot):
+    from views.enforcement import EnforcementPage
+
+    page = EnforcementPage(today=FISCAL_DAY)
+    qtbot.addWidget(page)
+    page.resize(1300, 800)
+    page.show()
+    page.refresh()
+    return page
+
+
+def test_the_record_dialog_searches_previews_adjusts_and_issues_off_the_gui_thread(fiscal, qtbot, steps):
+    """Novo auto: opening it, the act, the offender searched as one types, the permit's number, the preview as the
+    form changes, an adjustment refused and one made, Lavrar — the registry, the acts and the proposal read on a
+    worker; then the record's follow-up and correction opened, and the authority deciding its sanctions."""
+    from factories import person
+
+    from models import enforcement as enf
+    from views.enforcement import RecordDialog
+
+    maria = person("Maria Quitandeira Souza")
+    tab = fiscal.records
+    with steps("abrir o auto"):
+        base = enf.RecordDraft(kind="infraction", regime="olimpia-2025", at=dt.datetime(2026, 3, 16, 9, 45))
+        dialog = RecordDialog(base, tab, today=FISCAL_DAY)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        dialog.settle()
+    assert not dialog.issue_button.isEnabled()  # refused at its fields: nothing to issue yet
+    with steps("escolher a matéria, buscar o autuado"):
+        dialog.form.scope.setCurrentIndex(dialog.form.scope.findData("street-food"))
+        type_text(dialog.form.offender_search, "quitandeira")
+        dialog.settle()
+    assert dialog.form.matches.rowCount() == 1 and "Maria Quitandeira Souza" in dialog.form.offender_label.text()
+    assert dialog.offender == ("person", maria.id)
+    with steps("a permissão pelo número"):
+        type_text(dialog.form.permit_number, "2026/99999")
+        dialog.settle()
+    assert dialog.form.permit_found.text()  # why it is not found, said beside the field
+    with steps("preencher: a prévia acompanha"):
+        dialog.form.permit_number.clear()
+        type_text(dialog.form.place, "Praça Rui Barbosa")
+        type_text(dialog.form.facts, "Área do equipamento suja, sem recipiente para o lixo.")
+        type_text(dialog.form.infraction_search, "lixo")
+        dialog.check_infraction("tpu-area-suja")
+        type_text(dialog.form.inspector_id, "4521")
+        dialog.settle()
+    assert "R$ 1.152,60" in dialog.proposal_view.toPlainText() and dialog.issue_button.isEnabled()
+
+    def too_much(adjust):
+        adjust.what.setCurrentIndex(adjust.what.findData("amount"))
+        type_text(adjust.value, "50.000,00")
+        type_text(adjust.reason, "muito lixo")
+        adjust.accept()
+
+    with steps("ajustar: recusado"):
+        assert dialog.ask_adjustment(dialog_hook=too_much) is None
+    with steps("desfazer ajustes"):
+        qtbot.mouseClick(dialog.clear_adjust_button, Qt.MouseButton.LeftButton)
+        dialog.settle()
+    with steps("lavrar"):
+        qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)
+    record = dialog.record
+    assert record is not None and dialog.fined and record.reference == "AI nº 2026/00001"
+    tab.refresh_rows()
+    tab.select_record(record.id)
+
+    def leave(d):
+        d.settle()
+        d.reject()
+
+    with steps("seguimento: abrir"):
+        tab.follow_up(dialog_hook=leave)
+    assert "seguimento" in tab.last_dialog.windowTitle()
+    with steps("corrigir: abrir"):
+        tab.correct_selected(dialog_hook=leave)
+    assert "Maria Quitandeira Souza" in tab.last_dialog.form.offender_label.text()
+
+    def omit(adjust):  # the seizure São Bento's act leaves to the authority (test_legal_terms)
+        adjust.sanction.setCurrentIndex(adjust.sanction.findData(2))
+        adjust.what.setCurrentIndex(adjust.what.findData("omit"))
+        type_text(adjust.reason, "mercadoria dentro da barraca")
+        adjust.accept()
+
+    from factories import draft
+    from factories import issue_record as issue
+
+    other = issue(
+        draft("sao-bento-2026", ["sem-placa"], "28/03/2026 20:00", holder=maria, payment_due=dt.date(2026, 4, 30))
+    )
+    tab._today = dt.date(2026, 3, 30)
+    tab.refresh_rows()
+    tab.select_record(other.id)
+    with steps("decidir sanções"):
+        event = tab.decide_sanctions_selected(dialog_hook=omit)
+    assert event is not None and event.text in tab.message.text(), tab.message.text()
+    steps.check()
+
+
+def test_a_stale_offender_search_is_dropped_when_the_inspector_types_on(fiscal, qtbot, monkeypatch):
+    """The inspector types on while the registry is still searched for the last text: those matches are never
+    shown; the newest text's are."""
+    from factories import person
+
+    from models import enforcement as enf
+    from views.enforcement import RecordDialog
+
+    person("Maria Quitandeira Souza")
+    person("Mariana Pipoqueira Lima")
+    dialog = RecordDialog(
+        enf.RecordDraft(kind="infraction", regime="olimpia-2025", at=None), fiscal.records, today=FISCAL_DAY
+    )
+    qtbot.addWidget(dialog)
+    real, gate, shown = enf.offender_matches, threading.Event(), []
+
+    def slow(text, limit=30):
+        if text == "mari":
+            assert gate.wait(5)
+        return real(text, limit)
+
+    monkeypatch.setattr(enf, "offender_matches", slow)
+    dialog._matcher.query = slow
+    show = dialog._matcher.success
+    dialog._matcher.success = lambda rows: (shown.append([r.name for r in rows]), show(rows))
+    dialog.form.offender_search.setText("mari")  # searched on the worker, which waits
+    dialog.form.offender_search.setText("mariana")  # a newer text meanwhile: the matches of "mari" are stale
+    gate.set()
+    dialog.settle()
+    assert shown == [["Mariana Pipoqueira Lima"]] and dialog.form.matches.rowCount() == 1
+
+
+def test_the_contest_its_decision_and_the_seized_goods_run_off_the_gui_thread(fiscal, qtbot, steps):
+    from factories import draft, person
+    from factories import issue_record as issue
+
+    from models import enforcement as enf
+
+    vendor = person("Ronaldo Pipoqueiro")
+    seizure = issue(
+        draft(
+            "olimpia-2025",
+            ["feira-sem-autorizacao"],
+            "14/03/2026 07:00",
+            kind="seizure",
+            holder=vendor,
+            scope="feira",
+            depot="Galpão da feira",
+            items=[enf.ItemInput("caixas de banana", "3", "cx", True)],
+        )
+    )
+    tab = fiscal.records
+    tab.refresh_rows()
+    tab.select_record(seizure.id)
+
+    def file_it(dialog):
+        type_text(dialog.grounds, "A feira estava autorizada verbalmente.")
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+
+    with steps("protocolar a defesa"):
+        contest = tab.contest_selected("defence", dialog_hook=file_it)
+    assert contest is not None
+
+    def decide(dialog):
+        dialog.outcome.setCurrentIndex(dialog.outcome.findData("upheld"))
+        type_text(dialog.reason, "Não havia autorização.")
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+
+    with steps("julgar a defesa"):
+        decided = tab.decide_selected(dialog_hook=decide)
+    assert decided is not None and "julgada" in tab.message.text()
+    goods = fiscal.seizures
+    fiscal.tabs.setCurrentWidget(goods)
+    goods.refresh()
+    goods.table.selectRow([r.reference for r in goods.model.rows].index(seizure.reference))
+    with steps("cobrar diárias"):
+        qtbot.mouseClick(goods.charge_button, Qt.MouseButton.LeftButton)
+    assert "Diárias de depósito lançadas" in goods.message.text()
+    steps.check()
+
+
+def test_charging_the_depot_holds_the_buttons_and_keeps_the_window_responsive(fiscal, qtbot, monkeypatch):
+    from factories import draft, person
+    from factories import issue_record as issue
+
+    from models import enforcement as enf
+
+    seizure = issue(
+        draft(
+            "olimpia-2025",
+            ["feira-sem-autorizacao"],
+            "14/03/2026 07:00",
+            kind="seizure",
+            holder=person("Ronaldo Pipoqueiro"),
+            scope="feira",
+            depot="Galpão da feira",
+            items=[enf.ItemInput("caixas de banana", "3", "cx", True)],
+        )
+    )
+    goods = fiscal.seizures
+    goods.refresh()
+    goods.table.selectRow(0)
+    assert goods.selected().reference == seizure.reference
+    ticked, seen, real = threading.Event(), {}, enf.charge_depot_fee
+
+    def slow(*args, **kwargs):
+        assert ticked.wait(5), "the GUI thread was blocked while the charge was written"
+        seen["buttons"] = [b.isEnabled() for b in goods._buttons()]
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(enf, "charge_depot_fee", slow)
+    QTimer.singleShot(50, ticked.set)
+    qtbot.mouseClick(goods.charge_button, Qt.MouseButton.LeftButton)
+    assert seen == {"buttons": [False, False, False]} and "Diárias de depósito lançadas" in goods.message.text()
+    assert goods.charge_button.isEnabled()

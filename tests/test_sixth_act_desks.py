@@ -45,6 +45,7 @@ def test_fiscalizacao_records_an_infraction_of_the_sixth_act(keys, app_ready, qt
     def fill(dialog):
         dialog.form.regime.setCurrentIndex(dialog.form.regime.findData(REGIME))
         type_text(dialog.form.offender_search, "antônio vendedor")
+        dialog.settle()  # the registry is searched on a worker (issue 27 §5)
         dialog.form.matches_view.selectRow(0)
         dialog.form.date.set_date(dt.date(2026, 12, 1))
         dialog.form.time.setText("10:00")

@@ -38,13 +38,15 @@ class ReadingsBox(QGroupBox):
             if combo.currentIndex() > 0
         }
 
-    def show_points(self, regime_id: str, *, codes=None, chosen=None, keep: bool = False) -> None:
+    def show_points(self, regime_id: str, *, codes=None, chosen=None, keep: bool = False, regime=None) -> None:
         """The points of ``regime_id`` at this place (for a penalty: those of the infractions ``codes``);
-        ``keep``: when they are the ones shown, nothing changes (what was chosen and typed stays)."""
-        try:
-            regime = get_regime(regime_id) if regime_id else None
-        except UserError:
-            regime = None
+        ``keep``: when they are the ones shown, nothing changes (what was chosen and typed stays). ``regime``: the
+        act itself when the screen read it off the GUI thread (issue 27 §5), else it is looked up by its id."""
+        if regime is None:
+            try:
+                regime = get_regime(regime_id) if regime_id else None
+            except UserError:
+                regime = None
         points = points_at(regime, self.where, codes=codes) if regime is not None else ()
         if keep and tuple(p.id for p in points) == tuple(self.combos):
             return

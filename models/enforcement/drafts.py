@@ -16,7 +16,7 @@ from models.enforcement.sanctions import (
 )
 from models.permits import Permit, find_permit
 from models.registry.people import Company, Person
-from models.rules.regimes import get_regime
+from models.rules.regimes import Regime, get_regime
 from models.rules.silences import Choice
 
 
@@ -198,7 +198,12 @@ def permit_number_of(permit_id: int) -> str:
 
 def infraction_catalogue(regime_id: str, text: str = "") -> list[tuple[str, str, str]]:
     """The regime's infractions as ``(code, article, label)``, filtered by words of the code, article or label."""
-    regime = get_regime(regime_id)
+    return infractions_matching(get_regime(regime_id), text)
+
+
+def infractions_matching(regime: Regime, text: str = "") -> list[tuple[str, str, str]]:
+    """``regime``'s infractions as ``(code, article, label)`` whose code, article or label hold every word of
+    ``text`` (no database: the screen filters the act it already read)."""
     words = search_key(text).split()
     found = []
     for infraction in regime.infractions:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from html import escape
+from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -33,7 +34,8 @@ class ContestDialog(QDialog):
     """File a defence or an appeal: date, instance, grounds, suspensive effect (the deadline's note shows
     whether the act gives it)."""
 
-    def __init__(self, record, kind: str, parent: QWidget | None = None, *, today: _dt.date):
+    def __init__(self, record, contests, kind: str, parent: QWidget | None = None, *, today: _dt.date):
+        """``contests``: the record's (``enf.contests_of``), read with it on a worker (issue 27 §5)."""
         super().__init__(parent)
         self.record, self.kind, self.today = record, kind, today
         self.contest: enf.Contest | None = None
@@ -44,7 +46,7 @@ class ContestDialog(QDialog):
             for d in record.deadline_data
             if d.get("role") == ("defence" if kind == "defence" else "appeal")
         ]
-        for c in enf.contests_of(record):
+        for c in contests:
             notes += [
                 f"{d['label']}: {d['due_text']} ({d['basis']})" + (f" — {d['notes']}" if d.get("notes") else "")
                 for d in json.loads(c.after or "[]")
@@ -107,11 +109,24 @@ class ContestDialog(QDialog):
 class DecisionDialog(QDialog):
     """Decide a defence or appeal: upheld, partly (the new fine), annulled; the reason; whether it is final."""
 
-    def __init__(self, contest, parent: QWidget | None = None, *, today: _dt.date):
+    @staticmethod
+    def facts(contest) -> SimpleNamespace:
+        """The worker thread: what the dialog shows of ``contest`` — its record, the fine now, whether a
+        decision closes the instance by default."""
+        record = enf.get_record(contest.record_id)
+        return SimpleNamespace(
+            contest=contest,
+            record=record,
+            fine_text=act_money(enf.current_fine(record), record.regime),
+            final=enf.default_final(contest),
+        )
+
+    def __init__(self, facts: SimpleNamespace, parent: QWidget | None = None, *, today: _dt.date):
+        """``facts``: :meth:`facts`, read on a worker (issue 27 §5)."""
         super().__init__(parent)
+        contest, record = facts.contest, facts.record
         self.contest, self.today = contest, today
         self.decided: enf.Contest | None = None
-        record = enf.get_record(contest.record_id)
         self.setWindowTitle(fill(self.tr("Julgar %1 — %2"), contest.kind_label.lower(), record.reference))
         layout = QVBoxLayout(self)
         about = QLabel(
@@ -120,7 +135,7 @@ class DecisionDialog(QDialog):
                 contest.kind_label,
                 day_label(contest.filed_on),
                 contest.instance,
-                act_money(enf.current_fine(record), record.regime),
+                facts.fine_text,
             )
         )
         about.setWordWrap(True)
@@ -144,7 +159,7 @@ class DecisionDialog(QDialog):
         self.reason.setMaximumHeight(90)
         self.final = QCheckBox(self.tr("Decisão &final (encerra a instância administrativa)"))
         self.final.setObjectName("final")
-        self.final.setChecked(enf.default_final(contest))
+        self.final.setChecked(facts.final)
         form.addRow(self.tr("&Decisão:"), self.outcome)
         form.addRow(self.tr("&Data:"), self.decided_on)
         form.addRow(self.tr("&Ciência do autuado:"), self.notified_on)

@@ -35,8 +35,9 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.enforcement.sanctions import fine_inputs
+from models.registry.town import working_regimes
 from models.rules.fees.formula import bounds_text
-from models.rules.regimes import get_regime
+from models.rules.regimes import shipped_regimes
 from models.rules.regimes.model.fees import SETTERS
 from models.rules.silences import Choice
 from views import theme
@@ -45,12 +46,46 @@ from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
 from views.enforcement.record_fields import RecordForm
 from views.fit import fit_to_screen
-from views.operations import in_background
+from views.operations import LatestQuery, in_background
 from views.save import remember_folder, start_folder
 from views.widgets import current_user_name
 
 if TYPE_CHECKING:
     from models.permits import Permit
+
+
+def registered_name(kind: str, ident: int) -> str:
+    """The worker thread: the name of a person or company of the registry (or why it is not found)."""
+    from models.registry.people import get_company, get_person
+
+    try:
+        return get_person(ident).name if kind == "person" else get_company(ident).legal_name
+    except UserError as exc:
+        return exc.message
+
+
+def _opening(base: enf.RecordDraft):
+    """The worker thread: what the dialog shows when it opens — every act (a record may be under another town's,
+    issue 31), the municipality's own (offered for a new record), the permit's number, the offender."""
+    name = ""
+    if base.person_id:
+        name = registered_name("person", base.person_id)
+    elif base.company_id:
+        name = registered_name("company", base.company_id)
+    number = enf.permit_number_of(base.permit_id) if base.permit_id else ""
+    return shipped_regimes(), working_regimes(), number, name
+
+
+def _issued(draft: enf.RecordDraft, by: str, today: _dt.date) -> tuple[enf.Record, bool]:
+    """The worker thread: the record issued, and whether its fine was charged."""
+    record = enf.issue_record(draft, by=by, today=today)
+    return record, bool(enf.charges_of(record, "fine"))
+
+
+def _preview(draft: enf.RecordDraft, today: _dt.date):
+    """The worker thread: the proposal and deadlines of ``draft``, with their explanation."""
+    pv = enf.preview(draft, today=today)
+    return pv, enf.explain(pv)
 
 
 class RecordDialog(QDialog):
@@ -71,6 +106,7 @@ class RecordDialog(QDialog):
         self.mode = mode  # new | follow | correct | identify
         self.base = base
         self.record: enf.Record | None = None
+        self.fined = False  # the record issued has its fine charged
         self.last_preview: enf.Preview | None = None
         self.adjustments: list[enf.AdjustInput] = list(base.adjustments)
         self.checked: list[str] = list(base.infractions)
@@ -82,17 +118,23 @@ class RecordDialog(QDialog):
         elif base.company_id:
             self.offender = ("company", base.company_id)
         self.permit: Permit | None = None
+        # issue 27 §5: the acts, the permit's number and the offender's name read on a worker; the searches and
+        # the preview are live queries whose newest answer alone is shown
+        self.regimes, working, permit_number, self._offender_name = in_background(lambda: _opening(base))
+        self._matcher = LatestQuery(self, enf.offender_matches, self._offender_matches)
+        self._permit_finder = LatestQuery(self, enf.permit_label, self._permit_found)
+        self._previewer = LatestQuery(self, _preview, self._previewed, self._preview_refused)
         self.setWindowTitle(title or self.tr("Novo auto"))
         fit_to_screen(self, QSize(1240, 820))
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
-        self._timer.timeout.connect(self.update_preview)
-        self.form = RecordForm()
+        self._timer.timeout.connect(self.ask_preview)
+        self.form = RecordForm(working)
         self.choice_combos: dict[str, QComboBox] = {}  # the deadlines to choose, as the preview asks
         self._build()
-        self._load(base)
-        self.update_preview()
+        self._load(base, permit_number)
+        self.ask_preview()
 
     # -- building ------------------------------------------------------------------
 
@@ -195,11 +237,11 @@ class RecordDialog(QDialog):
         self.form.item_added.connect(self.changed)
         self.form.photos_requested.connect(lambda: self.add_photos())
 
-    def _load(self, base: enf.RecordDraft) -> None:
-        if base.regime and self.form.regime.findData(base.regime) < 0:
+    def _load(self, base: enf.RecordDraft, permit_number: str) -> None:
+        if base.regime and self.form.regime.findData(base.regime) < 0 and base.regime in self.regimes:
             # a record under another town's act (a database filled before issue 31): its follow-ups and corrections
             # stay under it; only new records are limited to the municipality's own acts
-            regime = get_regime(base.regime)
+            regime = self.regimes[base.regime]
             self.form.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
         for combo, value in ((self.form.kind, base.kind), (self.form.regime, base.regime)):
             index = combo.findData(value)
@@ -229,8 +271,8 @@ class RecordDialog(QDialog):
             self.form.unknown_description.setText(base.unknown_description)
             self.form.offender_document.setText(base.offender_document)
             self.form.offender_address.setText(base.offender_address)
-        if base.permit_id:
-            self.form.permit_number.setText(enf.permit_number_of(base.permit_id))
+        if permit_number:
+            self.form.permit_number.setText(permit_number)
         self._show_offender()
         self.form.reason.setText(base.reason)
         locked = self.mode in ("correct", "identify") or bool(base.refers_to_id)
@@ -256,13 +298,14 @@ class RecordDialog(QDialog):
     def regime_id(self) -> str:
         return self.form.regime.currentData() or ""
 
+    def regime(self):
+        """The act chosen, as read when the dialog opened (None when none is)."""
+        return self.regimes.get(self.regime_id())
+
     def _fill_scopes(self, keep: str = "") -> None:
         self.form.scope.blockSignals(True)
         self.form.scope.clear()
-        try:
-            regime = get_regime(self.regime_id())
-        except UserError:
-            regime = None
+        regime = self.regime()
         self.form.scope.addItem(self.tr("conforme as infrações"), "")
         for scope in regime.scope if regime else ():
             self.form.scope.addItem(self.tr(SCOPE_LABELS.get(scope, scope)), scope)
@@ -286,10 +329,7 @@ class RecordDialog(QDialog):
         while self.form.asked_form.rowCount():
             self.form.asked_form.removeRow(0)
         self.asked_edits = {}
-        try:
-            regime = get_regime(self.regime_id())
-        except UserError:
-            regime = None
+        regime = self.regime()
         items = fine_inputs(regime, self.checked) if regime is not None else {}
         for name, item in items.items():
             edit = QLineEdit(typed.get(name, ""))
@@ -305,7 +345,9 @@ class RecordDialog(QDialog):
 
     def fill_readings(self, chosen=None, *, keep: bool = False) -> None:
         """The points where the act is silent that concern the infractions ticked (``ReadingsBox``)."""
-        self.form.readings_box.show_points(self.regime_id(), codes=self.checked, chosen=chosen, keep=keep)
+        self.form.readings_box.show_points(
+            self.regime_id(), codes=self.checked, chosen=chosen, keep=keep, regime=self.regime()
+        )
 
     def _readings(self) -> dict[str, Choice]:
         return self.form.readings_box.choices(current_user_name())
@@ -336,7 +378,11 @@ class RecordDialog(QDialog):
             self.changed()
 
     def search_offender(self) -> None:
-        self.form.matches.set_rows(enf.offender_matches(self.form.offender_search.text()))
+        """The registry searched on a worker as the inspector types; the newest text's matches are shown."""
+        self._matcher.ask(self.form.offender_search.text())
+
+    def _offender_matches(self, rows) -> None:
+        self.form.matches.set_rows(rows)
         if len(self.form.matches.rows) == 1:
             self.form.matches_view.selectRow(0)
 
@@ -352,7 +398,7 @@ class RecordDialog(QDialog):
     def choose_offender(self, kind: str, ident: int, name: str = "") -> None:
         """Pick the offender directly (the identification of a record, tests)."""
         self.offender = (kind, ident)
-        self._offender_name = name
+        self._offender_name = name or in_background(lambda: registered_name(kind, ident))
         self.form.unknown.setChecked(False)
         self._show_offender()
         self.changed()
@@ -361,40 +407,31 @@ class RecordDialog(QDialog):
         if self.form.unknown.isChecked():
             self.form.offender_label.setText(self.tr("Infrator não identificado: descreva-o abaixo."))
         elif self.offender is not None:
-            name = getattr(self, "_offender_name", "") or self._registered_name(*self.offender)
-            self.form.offender_label.setText(fill(self.tr("Autuado: <b>%1</b>"), escape(name)))
+            self.form.offender_label.setText(fill(self.tr("Autuado: <b>%1</b>"), escape(self._offender_name)))
         elif self.permit is not None:
             self.form.offender_label.setText(self.tr("Autuado: o titular da permissão."))
         else:
             self.form.offender_label.setText(self.tr("Busque o autuado no cadastro, ou marque não identificado."))
 
-    @staticmethod
-    def _registered_name(kind: str, ident: int) -> str:
-        from models.registry.people import get_company, get_person
-
-        try:
-            return get_person(ident).name if kind == "person" else get_company(ident).legal_name
-        except UserError as exc:
-            return exc.message
-
     def _permit_changed(self) -> None:
         text = self.form.permit_number.text().strip()
         if not text:
-            self.permit = None
-            self.form.permit_found.setText("")
+            self._permit_finder.stop()
+            self._permit_found((None, ""))
         else:
-            self.permit, label = enf.permit_label(text)
-            self.form.permit_found.setText(label)
-        self._show_offender()
+            self._permit_finder.ask(text)  # found on a worker: ``_permit_found``
         self.changed()
+
+    def _permit_found(self, found) -> None:
+        self.permit, label = found
+        self.form.permit_found.setText(label)
+        self._show_offender()
 
     def fill_catalogue(self) -> None:
         self.form.catalogue.blockSignals(True)
         self.form.catalogue.clear()
-        try:
-            rows = enf.infraction_catalogue(self.regime_id(), self.form.infraction_search.text())
-        except UserError:
-            rows = []
+        regime = self.regime()
+        rows = enf.infractions_matching(regime, self.form.infraction_search.text()) if regime is not None else []
         for code, article, label in rows:
             item = QListWidgetItem(f"{article} — {label}  [{code}]")
             item.setData(Qt.ItemDataRole.UserRole, code)
@@ -448,7 +485,8 @@ class RecordDialog(QDialog):
 
     def ask_adjustment(self, dialog_hook=None):
         try:  # the proposal as adjusted so far, a fine still to grade included
-            base = enf.preview(self.draft(), today=self.today, strict=False).proposal
+            draft, today = self.draft(), self.today
+            base = in_background(lambda: enf.preview(draft, today=today, strict=False).proposal, busy=self._asking())
         except UserError as exc:
             self.error.setText(fill(self.tr("Complete o auto antes de ajustar a sanção: %1"), exc.message))
             return None
@@ -466,7 +504,7 @@ class RecordDialog(QDialog):
 
     def clear_adjustments(self) -> None:
         self.adjustments = []
-        self.update_preview()
+        self.ask_preview()
 
     # -- the draft ------------------------------------------------------------------
 
@@ -530,12 +568,40 @@ class RecordDialog(QDialog):
                 theme.styled(marked, theme.REFUSED)
                 marked.setToolTip(message)
 
-    def update_preview(self):
-        """Work out the proposal and the deadlines for what is on the form (nothing is written)."""
+    def _asking(self) -> tuple[QWidget, ...]:
+        return (self.issue_button, self.adjust_button, self.clear_adjust_button)
+
+    def ask_preview(self) -> None:
+        """Work out the proposal and the deadlines for what is on the form (nothing is written) on a worker; Lavrar
+        waits for the answer, which ``_previewed`` shows — the newest form's alone."""
         self._timer.stop()
-        try:
-            pv = enf.preview(self.draft(), today=self.today)
-        except FieldErrors as exc:
+        self.issue_button.setEnabled(False)
+        self._previewer.ask(self.draft(), self.today)
+
+    def update_preview(self):
+        """The preview of the form as it is now, once shown (None when the form is refused)."""
+        self.ask_preview()
+        self.settle()
+        return self.last_preview
+
+    def settle(self):
+        """Wait for what is pending — the offender's and the permit's searches, the preview the last change asks
+        for — with the event loop running (tests, instead of waiting for a widget); the preview shown."""
+        queries = (self._matcher, self._permit_finder, self._previewer)
+        while self._timer.isActive() or any(q.busy for q in queries):
+            if self._timer.isActive():
+                self.ask_preview()
+            for query in queries:
+                query.wait()
+        return self.last_preview
+
+    def done(self, result: int) -> None:
+        for query in (self._matcher, self._permit_finder, self._previewer):
+            query.stop()
+        super().done(result)
+
+    def _preview_refused(self, exc: BaseException) -> None:
+        if isinstance(exc, FieldErrors):
             self.last_preview = None
             self._mark(exc.errors)
             shown = list(exc.errors.values())
@@ -548,26 +614,28 @@ class RecordDialog(QDialog):
             )
             self.error.setText("")
             self.issue_button.setEnabled(False)
-            return None
-        except UserError as exc:
+        elif isinstance(exc, UserError):
             self.last_preview = None
             self._mark({exc.field or "infractions": exc.message})
             self.proposal_view.setHtml(f'<p style="color:{theme.colour("error")}">{escape(exc.message)}</p>')
             self.issue_button.setEnabled(False)
-            return None
+        else:
+            raise exc
+
+    def _previewed(self, answer) -> None:
+        pv, explained = answer
         self._mark({})
         self.last_preview = pv
-        self._show_preview(pv)
+        self._show_preview(pv, explained)
         self._update_choices(pv)
         self.form.payment_due.setVisible(pv.needs_payment_due)
         self.form.payment_due_label.setVisible(pv.needs_payment_due)
         self.issue_button.setEnabled(True)
         self.error.setText("")
-        return pv
 
-    def _show_preview(self, pv) -> None:
+    def _show_preview(self, pv, explained) -> None:
         html = []
-        for indent, text in enf.explain(pv):
+        for indent, text in explained:
             style = f"margin-left:{indent * 18}px; margin-top:{6 if indent == 0 else 1}px; margin-bottom:0"
             weight = (
                 "font-weight:600;" if indent == 0 and text.startswith(("Infração", "Multa a lançar", "Prazo")) else ""
@@ -605,7 +673,7 @@ class RecordDialog(QDialog):
     def issue(self) -> None:
         try:
             draft, by, today = self.draft(), current_user_name(), self.today
-            self.record = in_background(lambda: enf.issue_record(draft, by=by, today=today))  # issue 27 §5
+            self.record, self.fined = in_background(lambda: _issued(draft, by, today), busy=self._asking())
         except FieldErrors as exc:
             self._mark(exc.errors)
             self.error.setText(next(iter(exc.errors.values())))

@@ -9,6 +9,8 @@ knows nothing of the draft; the dialog listens to its fields and to its two sign
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -31,12 +33,13 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import UserError
-from models.registry.town import working_regimes
 from views.blocks import fill
-from views.operations import in_background
 from views.readings_box import ReadingsBox
 from views.table_models import Column, RowsModel, make_table
 from views.widgets import DateEdit
+
+if TYPE_CHECKING:
+    from models.rules.regimes import Regime
 
 
 class RecordForm(QWidget):
@@ -47,8 +50,9 @@ class RecordForm(QWidget):
     #: "Adicionar fotos…" was clicked
     photos_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, regimes: Mapping[str, Regime], parent: QWidget | None = None):
         super().__init__(parent)
+        self.regimes = regimes  # the municipality's own acts, read by the dialog off the GUI thread (issue 27 §5)
         form = QVBoxLayout(self)
         self._build_top(form)
         self._build_offender(form)
@@ -69,7 +73,7 @@ class RecordForm(QWidget):
             self.kind.addItem(self.tr(label), key)
         self.regime = QComboBox()
         self.regime.setObjectName("regime")
-        for rid, regime in sorted(in_background(working_regimes).items(), key=lambda kv: kv[1].municipality):
+        for rid, regime in sorted(self.regimes.items(), key=lambda kv: kv[1].municipality):
             self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", rid)
         self.scope = QComboBox()
         self.scope.setObjectName("scope")

@@ -156,8 +156,12 @@ class RecordsTab(QWidget):
         return select_where(self.table, self.model, lambda item: item.id == record_id, key=record_id, quiet=quiet)
 
     def _record(self):
+        return self._of_selected(lambda record: record)
+
+    def _of_selected(self, gather):
+        """``gather(record)`` of the selected record, read on a worker (issue 27 §5); None with none selected."""
         row = self.selected()
-        return in_background(lambda: enf.get_record(row.id)) if row is not None else None
+        return in_background(lambda: gather(enf.get_record(row.id))) if row is not None else None
 
     def _say(self, text: str, *, error: bool = False) -> None:
         say(self.message, text, error=error)
@@ -367,7 +371,7 @@ class RecordsTab(QWidget):
                 self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado."),
                 record.reference,
                 fill(self.tr(" — multa de %1 lançada na Cobrança"), act_money(record.fine_total, record.regime))
-                if enf.charges_of(record, "fine")
+                if dialog.fined
                 else "",
             )
         )
@@ -390,56 +394,75 @@ class RecordsTab(QWidget):
     def follow_up(self, *, kind: str | None = None, dialog_hook=None):
         """A record that follows the selected one: the infraction record after a notice not complied with, or a
         seizure/interdiction record drawn up with an infraction record."""
-        record = self._record()
-        if record is None:
-            return None
-        if kind is None:
-            kind = "infraction" if record.kind == "notice" else "seizure"
-        relation = "follows-notice" if record.kind == "notice" and kind == "infraction" else "accompanies"
         now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
-        base = enf.draft_from(
-            record,
-            kind=kind,
-            refers_to_id=record.id,
-            relation=relation,
-            at=max(now, record.at),
-            adjustments=[],
-            items=[],
-            depot="",
-        )
+
+        def follower(record):
+            follows = kind or ("infraction" if record.kind == "notice" else "seizure")
+            relation = "follows-notice" if record.kind == "notice" and follows == "infraction" else "accompanies"
+            return (
+                record,
+                follows,
+                enf.draft_from(
+                    record,
+                    kind=follows,
+                    refers_to_id=record.id,
+                    relation=relation,
+                    at=max(now, record.at),
+                    adjustments=[],
+                    items=[],
+                    depot="",
+                ),
+            )
+
+        found = self._of_selected(follower)
+        if found is None:
+            return None
+        record, kind, base = found
         title = fill(self.tr("%1 — seguimento do %2"), self.tr(enf.KINDS[kind]), record.reference)
         return self._open(base, title=title, mode="follow", dialog_hook=dialog_hook)
 
     def correct_selected(self, *, dialog_hook=None):
-        record = self._record()
-        if record is None:
-            return None
         now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
-        base = enf.draft_from(record, refers_to_id=record.id, relation="correction", notified_at=max(now, record.at))
+        found = self._of_selected(
+            lambda record: (
+                record,
+                enf.draft_from(record, refers_to_id=record.id, relation="correction", notified_at=max(now, record.at)),
+            )
+        )
+        if found is None:
+            return None
+        record, base = found
         title = fill(self.tr("Corrigir %1 (novo auto que se refere a ele)"), record.reference)
         return self._open(base, title=title, mode="correct", dialog_hook=dialog_hook)
 
     def identify_selected(self, *, dialog_hook=None):
-        record = self._record()
-        if record is None:
-            return None
         now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
-        base = enf.draft_from(
-            record,
-            refers_to_id=record.id,
-            relation="identification",
-            unknown_name="",
-            reason=self.tr("identificação do infrator"),
-            notified_at=max(now, record.at),
+        reason = self.tr("identificação do infrator")
+        found = self._of_selected(
+            lambda record: (
+                record,
+                enf.draft_from(
+                    record,
+                    refers_to_id=record.id,
+                    relation="identification",
+                    unknown_name="",
+                    reason=reason,
+                    notified_at=max(now, record.at),
+                ),
+            )
         )
+        if found is None:
+            return None
+        record, base = found
         title = fill(self.tr("Identificar o infrator do %1"), record.reference)
         return self._open(base, title=title, mode="identify", dialog_hook=dialog_hook)
 
     def contest_selected(self, kind: str, *, dialog_hook=None):
-        record = self._record()
-        if record is None:
+        found = self._of_selected(lambda record: (record, enf.contests_of(record)))
+        if found is None:
             return None
-        dialog = ContestDialog(record, kind, self, today=self.today)
+        record, contests = found
+        dialog = ContestDialog(record, contests, kind, self, today=self.today)
         self.last_dialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)
@@ -460,13 +483,14 @@ class RecordsTab(QWidget):
         return c
 
     def decide_selected(self, *, dialog_hook=None):
-        record = self._record()
-        if record is None:
+        def pending(record):
+            waiting = [c for c in enf.contests_of(record) if c.pending]
+            return DecisionDialog.facts(waiting[-1]) if waiting else None
+
+        facts = self._of_selected(pending)
+        if facts is None:
             return None
-        pending = [c for c in enf.contests_of(record) if c.pending]
-        if not pending:
-            return None
-        dialog = DecisionDialog(pending[-1], self, today=self.today)
+        dialog = DecisionDialog(facts, self, today=self.today)
         self.last_dialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)
@@ -481,11 +505,12 @@ class RecordsTab(QWidget):
 
     def decide_sanctions_selected(self, *, dialog_hook=None):
         """The authority decides on the selected record's proposed sanctions (a new event on the record)."""
-        record = self._record()
-        if record is None:
+        found = self._of_selected(lambda record: (record, enf.current_proposal(record)))
+        if found is None:
             return None
+        record, proposal = found
         dialog = AdjustDialog(
-            enf.current_proposal(record),
+            proposal,
             self,
             today=self.today,
             title=fill(self.tr("Decidir sanções — %1"), record.reference),
@@ -498,7 +523,8 @@ class RecordsTab(QWidget):
         if dialog.result_input is None:
             return None
         try:
-            event = enf.decide_sanctions(record, dialog.result_input, by=current_user_name(), today=self.today)
+            decided, by, today = dialog.result_input, current_user_name(), self.today
+            event = in_background(lambda: enf.decide_sanctions(record, decided, by=by, today=today))
         except FieldErrors as exc:
             self._say(next(iter(exc.errors.values())), error=True)
             return None
@@ -552,16 +578,19 @@ class RecordsTab(QWidget):
         return written
 
     def print_record(self, printer=None) -> bool:
-        from reports.enforcement_docs import record_document
+        from reports.enforcement_docs import record_html
+        from reports.pdf import text_document
 
-        record = self._record()
-        if record is None:
+        today = self.today
+        found = self._of_selected(lambda record: (record, record_html(record, today=today)))
+        if found is None:
             return False
+        record, html = found
         if not print_document(
             self,
             printer,
             f"{record.kind}-{record.number.replace('/', '-')}",
-            lambda: record_document(record, today=self.today),
+            lambda: text_document(html),
         ):
             return False
         self._say(fill(self.tr("%1 enviado para impressão."), record.reference))

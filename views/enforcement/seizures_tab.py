@@ -113,7 +113,7 @@ class SeizuresTab(QWidget):
 
     def _show_selected(self) -> None:
         row = self.selected()
-        for b in (self.charge_button, self.release_button, self.donate_button):
+        for b in self._buttons():
             b.setEnabled(row is not None)
         if row is None:
             self.detail.setText("")
@@ -129,6 +129,9 @@ class SeizuresTab(QWidget):
             )
         )
 
+    def _buttons(self) -> tuple[QPushButton, ...]:
+        return (self.charge_button, self.release_button, self.donate_button)
+
     def _say(self, text: str, *, error: bool = False) -> None:
         say(self.message, text, error=error)
 
@@ -141,8 +144,11 @@ class SeizuresTab(QWidget):
         if row is None:
             return None
         try:
-            charge = enf.charge_depot_fee(
-                enf.get_record(row.record_id), on=self.today, by=current_user_name(), amount=amount, today=self.today
+            by, today = current_user_name(), self.today
+            record_id = row.record_id
+            charge = in_background(  # issue 27 §5: the charge is written on a worker, the buttons held meanwhile
+                lambda: enf.charge_depot_fee(enf.get_record(record_id), on=today, by=by, amount=amount, today=today),
+                busy=self._buttons(),
             )
         except FieldErrors as exc:
             if "amount" in exc.errors and amount is None:
@@ -169,7 +175,10 @@ class SeizuresTab(QWidget):
             return False
         with user_errors(self.say_refusal) as refused:
             by, today = current_user_name(), self.today
-            in_background(lambda: enf.release_items(enf.get_record(row.record_id), on=today, by=by, today=today))
+            in_background(
+                lambda: enf.release_items(enf.get_record(row.record_id), on=today, by=by, today=today),
+                busy=self._buttons(),
+            )
         if refused:
             return False
         self._say(fill(self.tr("Bens do %1 devolvidos."), row.reference))
@@ -195,7 +204,7 @@ class SeizuresTab(QWidget):
                 "consent": dialog.consent.isChecked(),
                 "today": self.today,
             }
-            in_background(lambda: enf.donate_items(enf.get_record(row.record_id), **typed))
+            in_background(lambda: enf.donate_items(enf.get_record(row.record_id), **typed), busy=self._buttons())
         if refused:
             return False
         self._say(fill(self.tr("Bens do %1 doados a %2."), row.reference, dialog.to.text()))
