@@ -532,3 +532,42 @@ def test_charging_the_depot_holds_the_buttons_and_keeps_the_window_responsive(fi
     qtbot.mouseClick(goods.charge_button, Qt.MouseButton.LeftButton)
     assert seen == {"buttons": [False, False, False]} and "Diárias de depósito lançadas" in goods.message.text()
     assert goods.charge_button.isEnabled()
+
+
+# -- Atendimento: the application as filed (Requerimentos → Abrir) ------------------------------------------------
+
+
+def test_the_application_view_reads_and_decides_off_the_gui_thread(
+    database, app_ready, qtbot, tmp_path, monkeypatch, logged_out, steps
+):
+    """Opening a filed application (the record, its eligibility today, files, history) and refusing it: the
+    reads and the move on workers."""
+    from models.registry.applications import ApplicationInput, change_status, get_application
+    from models.registry.people import PersonInput, save_person
+    from models.services.filing import create_application
+    from models.store.files import set_store
+    from views.front_desk import WorklistTab
+
+    set_store(tmp_path / "files")
+    today = dt.date(2026, 11, 30)
+    person = save_person(
+        PersonInput(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)), today=today
+    )
+    app = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana", today=today
+    )
+    change_status(app, "analysis", by="ana")
+    session.log_in(session.Session(None, "chefe", "Chefe", "chefe"))
+    tab = WorklistTab()
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.refresh()
+    tab.table.selectRow(0)
+    with steps("abrir o requerimento"):
+        dialog = tab.open_selected(dialog_hook=lambda d: None)
+    assert "Maria José da Silva" in dialog.filed.toPlainText() and "Elegibilidade" in dialog.filed.toPlainText()
+    assert [dialog.history.item(r, 2).text() for r in range(dialog.history.rowCount())] == ["recebido", "em análise"]
+    with steps("indeferir"):
+        assert dialog.refuse("documentação incompleta")
+    assert dialog.decision == "refused" and get_application(app.id).status == "refused"
+    steps.check()

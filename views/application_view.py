@@ -5,6 +5,7 @@ approval confirmed with what is still "a conferir" listed."""
 from __future__ import annotations
 
 from html import escape
+from types import SimpleNamespace
 
 from PySide6.QtCore import QSize, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
@@ -30,6 +31,7 @@ from models.services.front_desk import eligibility_now
 from views import theme
 from views.blocks import fill, push_button
 from views.fit import fit_to_screen
+from views.operations import in_background
 from views.roles import allow
 
 MARKS = {"passed": "✔", "failed": "✘", "manual": "?", "missing": "…", "due-later": "⧗"}
@@ -61,23 +63,52 @@ def eligibility_html(eligibility) -> str:
     )
 
 
+def filed_facts(application_id: int) -> SimpleNamespace:
+    """The worker thread (issue 27 §5): everything the view shows of one application — the record as filed with
+    the eligibility rule by rule on what is recorded today, its files and its history."""
+    from reports.receipt import receipt_html
+
+    app = get_application(application_id)
+    eligibility = eligibility_now(app)
+    return SimpleNamespace(
+        app=app,
+        applicant_name=app.applicant_name,
+        eligibility=eligibility,
+        html=eligibility_html(eligibility) + receipt_html(app),
+        files=[
+            (f"{doc.document}: {doc.original_name or doc.file_path}", doc.file_path)
+            for doc in app.documents
+            if doc.file_path
+        ],
+        events=[
+            (
+                event.at.strftime("%d/%m/%Y %H:%M"),
+                event.by,
+                STATUSES.get(event.status_to, event.status_to),
+                event.reason,
+            )
+            for event in app.events.order_by(ApplicationEvent.id)
+        ],
+    )
+
+
 class ApplicationView(QDialog):
     """Everything filed with one application; ``decision`` says what was decided here ("approved", "refused")."""
 
     def __init__(self, application_id: int, parent: QWidget | None = None, *, decide=None):
         super().__init__(parent)
-        from reports.receipt import receipt_html
-
-        self.app = get_application(application_id)
+        facts = in_background(lambda: filed_facts(application_id))
+        self.app = facts.app
+        self.applicant_name = facts.applicant_name
         self.decide = decide  # decide(status, reason) -> bool: the worklist's own move
         self.decision: str | None = None
-        self.setWindowTitle(fill(self.tr("Requerimento %1 — %2"), self.app.protocol, self.app.applicant_name))
+        self.setWindowTitle(fill(self.tr("Requerimento %1 — %2"), self.app.protocol, self.applicant_name))
         layout = QVBoxLayout(self)
         head = QLabel(
             fill(
                 self.tr("<b>%1</b> — %2 · situação: <b>%3</b>"),
                 escape(self.app.protocol),
-                escape(self.app.applicant_name),
+                escape(self.applicant_name),
                 escape(self.app.status_label),
             )
         )
@@ -87,8 +118,8 @@ class ApplicationView(QDialog):
         self.filed = QTextBrowser()
         self.filed.setObjectName("filed")
         theme.paper(self.filed)  # the record as filed, on a white page: its header and marks read on any palette
-        self.eligibility = eligibility_now(self.app)  # rule by rule, on what is recorded today
-        self.filed.setHtml(eligibility_html(self.eligibility) + receipt_html(self.app))
+        self.eligibility = facts.eligibility  # rule by rule, on what is recorded today
+        self.filed.setHtml(facts.html)
         split.addWidget(self.filed)
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -96,11 +127,10 @@ class ApplicationView(QDialog):
         side_layout.addWidget(QLabel(self.tr("Arquivos entregues (duplo clique abre):")))
         self.files = QListWidget()
         self.files.setObjectName("files")
-        for doc in self.app.documents:
-            if doc.file_path:
-                item = QListWidgetItem(f"{doc.document}: {doc.original_name or doc.file_path}")
-                item.setData(Qt.ItemDataRole.UserRole, doc.file_path)
-                self.files.addItem(item)
+        for label, path in facts.files:
+            item = QListWidgetItem(label)
+            item.setData(Qt.ItemDataRole.UserRole, path)
+            self.files.addItem(item)
         if not self.files.count():
             self.files.addItem(self.tr("nenhum arquivo digitalizado"))
         self.files.itemActivated.connect(self._open_file)
@@ -116,17 +146,10 @@ class ApplicationView(QDialog):
         self.history.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.history.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.history.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        for event in self.app.events.order_by(ApplicationEvent.id):
+        for event in facts.events:
             row = self.history.rowCount()
             self.history.insertRow(row)
-            for column, text in enumerate(
-                (
-                    event.at.strftime("%d/%m/%Y %H:%M"),
-                    event.by,
-                    STATUSES.get(event.status_to, event.status_to),
-                    event.reason,
-                )
-            ):
+            for column, text in enumerate(event):
                 self.history.setItem(row, column, QTableWidgetItem(text))
         side_layout.addWidget(self.history, 2)
         split.addWidget(side)
@@ -158,7 +181,7 @@ class ApplicationView(QDialog):
         """Aprovar, after a confirmation; with rules still to be checked by a person, the reason is asked and
         recorded (issue 31 §4)."""
         pending = to_check(self.eligibility)
-        text = fill(self.tr("Aprovar o requerimento %1 de %2?"), self.app.protocol, self.app.applicant_name)
+        text = fill(self.tr("Aprovar o requerimento %1 de %2?"), self.app.protocol, self.applicant_name)
         if pending and reason is None:
             text += (
                 "\n\n"
