@@ -571,3 +571,52 @@ def test_the_application_view_reads_and_decides_off_the_gui_thread(
         assert dialog.refuse("documentação incompleta")
     assert dialog.decision == "refused" and get_application(app.id).status == "refused"
     steps.check()
+
+
+# -- Mapas: the site form, the map editor's assignment and export --------------------------------------------------
+
+
+def test_the_site_form_and_the_map_editor_run_off_the_gui_thread(app_ready, qtbot, feira, keys, tmp_path, steps):
+    """Editar local (opening, a refusal at its cell, saving), then in the map a holder assigned — refused by the act
+    at the holder's line — and the map exported: the site, the act's checks and the export's data on workers."""
+    from factories import feirante, person
+
+    from models.sites import SiteSegment
+    from views.maps_page import MapsPage
+
+    holder = feirante(keys, person("Ana Pasteleira"), site="Feira do Teste")
+    page = MapsPage()
+    qtbot.addWidget(page)
+    page.resize(1400, 800)
+    page.show()
+    page.refresh()
+
+    def fill(dialog):
+        type_text(dialog.name, "Rua São João")
+        dialog.regime.setCurrentIndex(dialog.regime.findData("olimpia-2025"))
+        for column, text in enumerate(("Rua São João", "Rua A", "Rua B", "abc", "9")):
+            dialog.segments.item(0, column).setText(text)
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+        assert dialog.saved_site is None and "não é um número" in dialog.segments.item(0, 3).toolTip()  # refused
+        dialog.segments.item(0, 3).setText("120,00")
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+
+    with steps("novo local: abrir, recusado, salvo, o mapa aberto"):
+        site = page.new_site(dialog_hook=fill)
+    assert site is not None and SiteSegment.get(SiteSegment.site == site.id).length == 120
+    with steps("editar local: abrir"):
+        page.select_site(feira.id)
+        page.edit_site(dialog_hook=lambda dialog: None)
+    assert page.last_dialog.name.text() == "Feira do Teste"
+    editor = page.editor
+    editor._reload_holders()
+    editor.holder_panel.holder_filter.setText(holder.number)
+    editor.holder_panel.holder_list.setCurrentRow(0)
+    editor.select_stalls([next(iter(editor.plan.stalls))])
+    with steps("atribuir: recusado pelo ato"):
+        qtbot.mouseClick(editor.holder_panel.assign_button, Qt.MouseButton.LeftButton)
+    assert "é da Seção XVI" in editor.holder_panel.holder_message.text()
+    with steps("exportar o mapa"):
+        assert editor.export_to(tmp_path / "mapa.svg")
+    assert (tmp_path / "mapa.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    steps.check()

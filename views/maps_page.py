@@ -74,7 +74,7 @@ class PointsPanel(QWidget):
 
     def load(self, site_id: int, name: str) -> None:
         self.site_id = site_id
-        points = named_points(site_id)
+        points = in_background(lambda: named_points(site_id))  # issue 27 §5
         self.model.set_rows(points)
         self.title.setText(
             fill(
@@ -92,7 +92,8 @@ class PointsPanel(QWidget):
         if self.site_id is None:
             return
         site_id = self.site_id
-        name = file_name("pontos", site_export(site_id)["site"]["name"])
+        saved = in_background(lambda: site_export(site_id))  # issue 27 §5
+        name = file_name("pontos", saved["site"]["name"])
         path, _ = save_file_name(
             self, self.tr("Exportar pontos"), name, self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)")
         )
@@ -100,7 +101,7 @@ class PointsPanel(QWidget):
             from reports import site_map
 
             fmt = Path(path).suffix.lower().lstrip(".") or "pdf"
-            getattr(site_map, f"write_{fmt}", site_map.write_pdf)(site_export(site_id), Path(path))
+            getattr(site_map, f"write_{fmt}", site_map.write_pdf)(saved, Path(path))
             self.message.setText(fill(self.tr("Lista gravada em %1."), path))
 
 
@@ -288,7 +289,7 @@ class MapsPage(QWidget):
         self.editor.undo.clear()  # what was not saved is dropped (the clerk was asked)
         self.current_id = site_id
         row = next((r for r in self.model.rows if r.id == site_id), None)
-        segments = site_segments(site_id)
+        segments = in_background(lambda: site_segments(site_id))  # issue 27 §5
         if not segments:
             self.points.load(site_id, row.name if row else "")
             self.stack.setCurrentWidget(self.points)

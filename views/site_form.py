@@ -57,6 +57,7 @@ from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_ga
 from views import theme
 from views.blocks import FieldErrorsView, fill, user_errors, wrapped_label
 from views.fit import fit_to_screen
+from views.operations import in_background
 from views.widgets import DateEdit, GuardedDialog, add_remove_row
 
 _OBSTACLE_SIDES = {"a": "lado A", "b": "lado B", "both": "os dois lados"}
@@ -76,6 +77,17 @@ def _time(value: _dt.time | None) -> str:
     return value.strftime("%H:%M") if value else ""
 
 
+def _opening(site_id: int | None):
+    """The worker thread: the site (None for a new one), what it stores as the form's input, and the acts offered —
+    the municipality's own, and a site's under another town's act (a database filled before issue 31), which stays
+    readable and editable."""
+    site = find_site(site_id) if site_id is not None else None
+    regimes = working_regimes()
+    if site is not None and site.regime and site.regime not in regimes:
+        regimes[site.regime] = get_regime(site.regime)
+    return site, site_input(site) if site is not None else None, regimes
+
+
 class SiteFormDialog(GuardedDialog):
     """Create (``site_id=None``) or edit a site."""
 
@@ -85,12 +97,9 @@ class SiteFormDialog(GuardedDialog):
 
     def __init__(self, site_id: int | None = None, parent: QWidget | None = None):
         super().__init__(parent)
-        self.site: Site | None = find_site(site_id) if site_id is not None else None
+        # issue 27 §5: the site as stored and the acts read on a worker
+        self.site, data, self.regimes = in_background(lambda: _opening(site_id))
         self.saved_site: Site | None = None
-        self.regimes = working_regimes()
-        if self.site is not None and self.site.regime and self.site.regime not in self.regimes:
-            # a site under another town's act (a database filled before issue 31) stays readable and editable
-            self.regimes[self.site.regime] = get_regime(self.site.regime)
         self.setWindowTitle(self.tr("Editar local") if self.site else self.tr("Novo local"))
         fit_to_screen(self, QSize(940, 640))
         layout = QVBoxLayout(self)
@@ -157,8 +166,8 @@ class SiteFormDialog(GuardedDialog):
         )
         self._tab_of.update({"segments": 2, "points": 3})
         self._obstacle_rows: dict[tuple[int, int], int] = {}
-        if self.site is not None:
-            self._load(site_input(self.site))
+        if data is not None:
+            self._load(data)
         else:
             self._regime_changed()
             self.add_segment()
@@ -648,8 +657,8 @@ class SiteFormDialog(GuardedDialog):
 
     def save(self) -> None:
         try:
-            data = self.read()
-            self.saved_site = save_site(data, site=self.site)
+            data, site = self.read(), self.site
+            self.saved_site = in_background(lambda: save_site(data, site=site), busy=(self.buttons,))
         except FieldErrors as exc:
             self.show_errors(exc.errors)
             return

@@ -23,6 +23,7 @@ from models.sites import (
 from views.blocks import FieldErrorsView
 from views.fit import fit_to_screen
 from views.map_editor.style import PERMIT_MIME
+from views.operations import in_background
 from views.widgets import GuardedDialog, current_user_name
 
 
@@ -61,8 +62,9 @@ class KeepBreachDialog(GuardedDialog):
         self.reason.setFocus()
 
     def save(self) -> None:
-        try:
-            self.kept = keep_breach(self.site_id, self.breach, self.reason.toPlainText(), by=current_user_name())
+        try:  # written on a worker (issue 27 §5), Salvar held meanwhile
+            site_id, breach, reason, by = self.site_id, self.breach, self.reason.toPlainText(), current_user_name()
+            self.kept = in_background(lambda: keep_breach(site_id, breach, reason, by=by), busy=(self.buttons,))
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return

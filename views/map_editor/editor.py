@@ -571,8 +571,12 @@ class MapEditor(QWidget):
             message.setText(self.tr("Titular ou banca não encontrados."))
             return False
         info = HolderInfo(holder.permit_id, holder.number, holder.name, holder.section)
-        try:
-            check_assignment(self.site_id, permit_id, number=box.number, section=box.section)
+        site_id = self.site_id
+        try:  # the act's and the permit's checks read on a worker (issue 27 §5), the holder's buttons held
+            in_background(
+                lambda: check_assignment(site_id, permit_id, number=box.number, section=box.section),
+                busy=(self.holder_panel.assign_button, self.holder_panel.unassign_button),
+            )
             changes, text = self.edits.assignment(uid, info, self._elsewhere())
         except UserError as exc:
             message.setText(exc.message)
@@ -623,7 +627,8 @@ class MapEditor(QWidget):
         self.last_dialog = dialog
         if dialog.exec() != QDialog.DialogCode.Accepted or dialog.kept is None:
             return None
-        self.kept = kept_breaches(self.site_id)
+        site_id = self.site_id
+        self.kept = in_background(lambda: kept_breaches(site_id))  # issue 27 §5
         self._refresh_checks()
         self._update_status()
         self.show_status(self.tr("Irregularidade mantida com justificativa."))
@@ -634,8 +639,13 @@ class MapEditor(QWidget):
         kept = self.kept.get(breach.signature) if breach is not None else None
         if kept is None or self.site_id is None:
             return False
-        drop_kept_breach(kept.id)
-        self.kept = kept_breaches(self.site_id)
+        site_id, kept_id = self.site_id, kept.id
+
+        def drop():  # the worker thread (issue 27 §5)
+            drop_kept_breach(kept_id)
+            return kept_breaches(site_id)
+
+        self.kept = in_background(drop, busy=(self.checks.keep_button, self.checks.unkeep_button))
         self._refresh_checks()
         self._update_status()
         return True
@@ -732,9 +742,13 @@ class MapEditor(QWidget):
 
     def export_dict(self) -> dict:
         """What the printed map shows: the site as saved, with this segment as it is on screen."""
-        plan = self.current_plan()
-        assert self.site_id is not None  # a plan is open
-        return plan.export(site_export(self.site_id))
+        return self.current_plan().export(self._site_export())
+
+    def _site_export(self) -> dict:
+        """The site as saved (``models.sites.site_export``), read on a worker (issue 27 §5)."""
+        site_id = self.site_id
+        assert site_id is not None  # a plan is open
+        return in_background(lambda: site_export(site_id))
 
     def print_dialog(self) -> None:
         from PySide6.QtPrintSupport import QPrintDialog, QPrinter
@@ -757,7 +771,7 @@ class MapEditor(QWidget):
         return choice
 
     def export_dialog(self) -> None:
-        name = file_name("mapa", site_export(self.site_id)["site"]["name"]) if self.site_id else "mapa.pdf"
+        name = file_name("mapa", self._site_export()["site"]["name"]) if self.site_id else "mapa.pdf"
         path, _ = save_file_name(self, self.tr("Exportar mapa"), name, self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
         if path:
             self.export_to(Path(path))
