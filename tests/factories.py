@@ -993,6 +993,14 @@ def queries():
     yield from installed()
 
 
+@pytest.fixture
+def steps(queries):
+    """The GUI thread's statements step by step (``with steps("salvar"): …``, then ``steps.check()``)."""
+    from query_log import Steps
+
+    return Steps(queries)
+
+
 # What a clerk files at each town demo's front desk (tests/test_town_demo_desks.py): the test's, not the demo's.
 @dataclass(frozen=True)
 class TownFiling:

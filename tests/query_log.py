@@ -28,6 +28,36 @@ class QueryLog(logging.Handler):
         return [sql for name, sql in self.entries if name == "MainThread"]
 
 
+class Steps:
+    """The GUI thread's statements step by step: ``with steps("criar a chave"): …``; ``gui`` maps each step to the
+    screen lines that ran a statement on the GUI thread, ``worker`` to how many ran on a worker."""
+
+    def __init__(self, queries):
+        self.queries = queries
+        self.gui: dict[str, list[str]] = {}
+        self.worker: dict[str, int] = {}
+        self._step = ""
+
+    def __call__(self, step: str):
+        self._step = step
+        return self
+
+    def __enter__(self):
+        self.queries.entries.clear()
+        self.queries.screens.clear()
+
+    def __exit__(self, *exc):
+        self.gui[self._step] = list(self.queries.screens)
+        self.worker[self._step] = len(self.queries.entries) - len(self.queries.screens)
+        return False
+
+    def check(self) -> None:
+        print({step: len(lines) for step, lines in self.gui.items()})
+        left = {step: lines for step, lines in self.gui.items() if lines}
+        assert not left, "\n".join(f"{step}: {line}" for step, lines in left.items() for line in dict.fromkeys(lines))
+        assert all(self.worker.values()), self.worker  # each step did reach the database, on a worker
+
+
 def installed():
     """A :class:`QueryLog` on peewee's logger until the generator resumes (a fixture's body)."""
     log = logging.getLogger("peewee")

@@ -656,7 +656,8 @@ def test_the_desk_asks_before_an_overpayment_and_reverses_a_payment(database, qt
     assert "estornado" in tab.detail.text() and tab.cancel_button.isEnabled()
 
 
-def test_cobranca_importar_retorno_previews_then_imports_once(database, qtbot, app_ready, tmp_path):
+def test_cobranca_importar_retorno_previews_then_imports_once(database, qtbot, app_ready, tmp_path, steps):
+    """The preview and the import run on a worker (issue 27 §5): no statement on the GUI thread."""
     from models.billing.charges import Charge
     from models.billing.collection.returns import build_return
     from views.charges_page import ChargesTab
@@ -681,21 +682,28 @@ def test_cobranca_importar_retorno_previews_then_imports_once(database, qtbot, a
     assert tab.bank_return_button.isEnabled()
 
     def drive(dialog):
-        assert not dialog.load(str(bad)) and "registro 4" in dialog.error.text()
+        with steps("arquivo recusado"):
+            assert not dialog.load(str(bad)) and "registro 4" in dialog.error.text()
         assert not dialog.import_button.isEnabled()
-        assert dialog.load(str(good)) and dialog.model.rowCount() == 2
+        with steps("prévia"):
+            assert dialog.load(str(good)) and dialog.model.rowCount() == 2
         assert dialog.model.index(1, 5).data() == "pago em duplicidade"
         assert Charge.get_by_id(fine.id).status == "open"  # the preview writes nothing
         asked = []
         dialog.ask_overpayment = lambda text: asked.append(text) or True
-        dialog.import_()
+        with steps("importar"):
+            dialog.import_()
         assert asked and "300,00" in asked[0] and "1 crédito(s)" in dialog.message.text()
-        assert dialog.load(str(good)) and "já foi importado" in dialog.message.text()
+        with steps("o mesmo arquivo de novo"):
+            assert dialog.load(str(good)) and "já foi importado" in dialog.message.text()
         assert not dialog.import_button.isEnabled()
 
     result = tab.import_return(dialog_hook=drive)
     assert result is not None and result.payments == 1
     assert Charge.get_by_id(fine.id).status == "paid" and tab.model.rows[0].situation != "em aberto"
+    steps.gui.pop("arquivo recusado")  # refused while parsing: no statement at all
+    steps.worker.pop("arquivo recusado")
+    steps.check()
 
 
 # --------------------------------------------------------------------------- late payment (§3)
@@ -832,7 +840,8 @@ def test_debts_export_lists_what_the_law_asks_and_confirm_inscribes(database, tm
     assert "Formato inválido" in capsys.readouterr().err
 
 
-def test_cobranca_divida_ativa_exports_then_inscribes_when_confirmed(database, qtbot, app_ready, tmp_path):
+def test_cobranca_divida_ativa_exports_then_inscribes_when_confirmed(database, qtbot, app_ready, tmp_path, steps):
+    """Exported and inscribed on a worker (issue 27 §5): no statement on the GUI thread."""
     from factories import person
 
     from models.billing.charges import Charge
@@ -843,15 +852,18 @@ def test_cobranca_divida_ativa_exports_then_inscribes_when_confirmed(database, q
     old = _fine(person("Carlos Alberto Nunes"), due=dt.date(2026, 1, 20))
     panel = DebtsPanel(today=lambda: TODAY)
     qtbot.addWidget(panel)
-    rows = panel.export(str(tmp_path / "lista.xlsx"))
+    with steps("exportar"):
+        rows = panel.export(str(tmp_path / "lista.xlsx"))
     assert [r.charge.number for r in rows] == [old.number] and "nada foi inscrito" in panel.message.text()
     panel.ask_confirm = lambda text: False
     assert panel.export(str(tmp_path / "d.xlsx"), confirm=True) is None
     assert Charge.get_by_id(old.id).status == "open"
     panel.ask_confirm = lambda text: True
     panel.format.setCurrentIndex(panel.format.findData("csv"))
-    assert panel.export(str(tmp_path / "d.csv"), confirm=True)
+    with steps("exportar e inscrever"):
+        assert panel.export(str(tmp_path / "d.csv"), confirm=True)
     assert Charge.get_by_id(old.id).status == "inscribed" and "inscritas" in panel.message.text()
+    steps.check()
 
 
 # --------------------------------------------------------------------------- OFX statements (§4)

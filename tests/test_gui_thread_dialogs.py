@@ -1,8 +1,10 @@
 """Issue 27 §5: no database on the GUI thread in the dialogs that write — Cadastros → Assinatura (creating,
 rotating, revoking the key, unlocking this desk, the address, the page, the QR check), Cadastros → Usuários (a new
-user, a role, a password, deactivating) — and in the application form's assessment and the price simulator. Each
-step is driven through its real widgets with the query log on (tests/query_log.py); a statement the GUI thread
-runs is named by the screen line that asked for it."""
+user, a role, a password, deactivating) —, in the application form's assessment and the price simulator, in
+Fiscalização's record dialog and the acts on a record, in the application view, the site form and the map editor.
+Each step is driven through its real widgets with the query log on (tests/query_log.py ``Steps``); a statement the
+GUI thread runs is named by the screen line that asked for it. (Cobrança's return file and dívida ativa:
+tests/test_collection.py; the import dialog: tests/test_import_dialog.py.)"""
 
 from __future__ import annotations
 
@@ -17,41 +19,6 @@ from PySide6.QtCore import Qt, QTimer
 
 from models.access import session
 from models.access import signing_keys as sk
-
-
-class Steps:
-    """The GUI thread's statements step by step: ``with steps("criar a chave"): …``; ``gui`` maps each step to the
-    screen lines that ran a statement on the GUI thread, ``worker`` to how many ran on a worker."""
-
-    def __init__(self, queries):
-        self.queries = queries
-        self.gui: dict[str, list[str]] = {}
-        self.worker: dict[str, int] = {}
-        self._step = ""
-
-    def __call__(self, step: str):
-        self._step = step
-        return self
-
-    def __enter__(self):
-        self.queries.entries.clear()
-        self.queries.screens.clear()
-
-    def __exit__(self, *exc):
-        self.gui[self._step] = list(self.queries.screens)
-        self.worker[self._step] = len(self.queries.entries) - len(self.queries.screens)
-        return False
-
-    def check(self) -> None:
-        print({step: len(lines) for step, lines in self.gui.items()})
-        left = {step: lines for step, lines in self.gui.items() if lines}
-        assert not left, "\n".join(f"{step}: {line}" for step, lines in left.items() for line in dict.fromkeys(lines))
-        assert all(self.worker.values()), self.worker  # each step did reach the database, on a worker
-
-
-@pytest.fixture
-def steps(queries):
-    return Steps(queries)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QDateEdit, QFormLayout, QGroupBox, QHBo
 from models.billing.collection.dividas import export_debts
 from reports.debts_export import writer
 from views.blocks import fill, message_label, push_button, say, user_errors, wrapped_label
+from views.operations import in_background
 
 
 class DebtsPanel(QGroupBox):
@@ -88,7 +89,10 @@ class DebtsPanel(QGroupBox):
         ):
             return None
         with user_errors(lambda text: say(self.message, text, error=True)) as refused:
-            rows = export_debts(path, writer(fmt, as_of), as_of=as_of, confirm=confirm, today=self._today())
+            today, buttons = self._today(), (self.export_button, self.inscribe_button)
+            rows = in_background(  # issue 27 §5: read, written and inscribed on a worker, the buttons held
+                lambda: export_debts(path, writer(fmt, as_of), as_of=as_of, confirm=confirm, today=today), busy=buttons
+            )
         if refused:
             return None
         say(

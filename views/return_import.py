@@ -13,6 +13,7 @@ from models.base.money import format_brl
 from models.billing.collection.bank_files import ImportResult, import_return, preview_file
 from models.billing.collection.returns import CATEGORIES, Preview
 from views.blocks import button_row, error_label, fill, message_label, push_button, say, user_errors, wrapped_label
+from views.operations import in_background
 from views.table_models import Column, RowsModel
 
 
@@ -83,7 +84,10 @@ class ReturnImportDialog(QDialog):
         say(self.error, "")
         self.message.clear()
         with user_errors(lambda text: say(self.error, text, error=True)) as refused:
-            self.preview = preview_file(Path(path).read_bytes(), Path(path).name, today=self.today)
+            today, buttons = self.today, (self.choose_button, self.import_button)
+            self.preview = in_background(  # issue 27 §5: the file read and matched to its guias on a worker
+                lambda: preview_file(Path(path).read_bytes(), Path(path).name, today=today), busy=buttons
+            )
         if refused or self.preview is None:
             self.summary.setText(fill(self.tr("%1: arquivo recusado; nada será importado."), Path(path).name))
             return False
@@ -143,7 +147,10 @@ class ReturnImportDialog(QDialog):
                 return None
             accept = True
         with user_errors(lambda text: say(self.error, text, error=True)) as refused:
-            self.outcome = import_return(self.path, accept_overpayment=accept, today=self.today)
+            path, today, buttons = self.path, self.today, (self.choose_button, self.import_button)
+            self.outcome = in_background(  # issue 27 §5: one transaction on a worker, the buttons held meanwhile
+                lambda: import_return(path, accept_overpayment=accept, today=today), busy=buttons
+            )
         if refused or self.outcome is None:
             return None
         self.import_button.setEnabled(False)
