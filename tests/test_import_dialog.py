@@ -32,7 +32,13 @@ def _table_rows(dialog) -> list[list[str]]:
     return [[table.item(r, c).text() for c in range(table.columnCount())] for r in range(table.rowCount())]
 
 
-def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path):
+def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path, steps):
+    """…with no statement on the GUI thread (issue 27 §5): the acts, the check and the import on workers."""
+    from models.rules import acts
+
+    acts.forget()  # the acts' cache cold, as after another desk installed one: read again, on a worker
+    with steps("abrir"):
+        qtbot.addWidget(ImportDialog(store=tmp_path / "mappings.json", today=TODAY))
     path = write_xlsx(tmp_path / "ambulantes.xlsx", vendor_rows())
     dialog.path_edit.setText(str(path))
     qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
@@ -48,7 +54,8 @@ def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path):
     }
     assert "as colunas reconhecidas pelo nome" in dialog.file_label.text()
 
-    qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+    with steps("conferir as linhas"):
+        qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
     assert dialog.stack.currentIndex() == dialog.PAGE_PREVIEW
     assert dialog.summary.text() == "2 linhas corretas, 3 com problemas."
     rows = {r[0]: r for r in _table_rows(dialog)}
@@ -60,8 +67,9 @@ def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path):
 
     assert Person.select().count() == 0  # nothing before the clerk confirms
 
-    with qtbot.waitSignal(dialog.imported, timeout=20000) as signal:
+    with steps("importar"), qtbot.waitSignal(dialog.imported, timeout=20000) as signal:
         qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)  # Importar (the question answers Yes)
+    steps.check()
     result = signal.args[0]
     assert (result.people, result.skipped) == (2, 3)
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=5000)

@@ -428,9 +428,12 @@ class ImportDialog(QDialog):
     def check_rows(self) -> bool:
         if self.sheet is None:
             return False
-        mapping = self.mapping()
-        with user_errors(self.error) as refused:
-            self.preview = importer.preview_import(self.sheet, mapping, today=self.today)
+        sheet, mapping, today = self.sheet, self.mapping(), self.today
+        with user_errors(self.error) as refused:  # checked against the registry on a worker (issue 27 §5)
+            self.preview = in_background(
+                lambda: importer.preview_import(sheet, mapping, today=today),
+                busy=(self.back_button, self.next_button),
+            )
         if refused:
             return False
         if self.store:
