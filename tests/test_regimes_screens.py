@@ -65,7 +65,7 @@ def test_regime_saves_as_pdf(registry, tmp_path):
     assert out.read_bytes()[:5] == b"%PDF-"
 
 
-def test_fiscal_unit_value_entered_on_screen_overrides_the_act(registry, qtbot):
+def test_fiscal_unit_value_entered_on_screen_overrides_the_act(registry, qtbot, steps):
     registry.tabs.setCurrentWidget(registry.fiscal_units_page)
     page = registry.fiscal_units_page
     page.select_unit("UFESP")
@@ -73,7 +73,9 @@ def test_fiscal_unit_value_entered_on_screen_overrides_the_act(registry, qtbot):
     page.year.setValue(2027)
     qtbot.keyClicks(page.value, "40,12")
     qtbot.keyClicks(page.reason, "Comunicado DICAR 2027")
-    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    with steps("cadastrar o valor"):  # checked and written on a worker (issue 27 §5)
+        qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    steps.check()
     assert "cadastrado" in page.message.text()
     row = FiscalUnitValue.get()
     assert row.value == Decimal("40.12") and row.year == 2027 and row.entered_by
@@ -161,7 +163,7 @@ def _own_act(tmp_path, text: str, name: str = "minha-cidade-2027"):
 
 
 def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(
-    registry, tmp_path, no_blocking_message_boxes
+    registry, tmp_path, no_blocking_message_boxes, steps
 ):
     from models.rules.acts import RegimeAct
 
@@ -180,7 +182,9 @@ def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(
     assert not RegimeAct.select().where(RegimeAct.regime_id == "minha-cidade-2027").exists()
 
     good = _own_act(tmp_path, lambda t: t)
-    assert page.install_file(str(good))
+    with steps("instalar"):  # installed and shown with its versions and values on workers (issue 27 §5)
+        assert page.install_file(str(good))
+    steps.check()
     assert (
         "Instalar este ato?" in no_blocking_message_boxes[-1] and "preços e taxas: 2" in no_blocking_message_boxes[-1]
     )
@@ -188,7 +192,7 @@ def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(
     assert "versão 1 (texto original)" in page.versions.text()
 
 
-def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
+def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path, steps):
     page = registry.regimes_page
     page.select("sao-bento-2026")
     amended = tmp_path / "alteracao" / "sao-bento-2026.toml"
@@ -199,11 +203,14 @@ def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
     amended.write_text(
         text + '\n[regime.amendment]\nact = "Decreto nº 4.800/2026"\nin_force_from = 2026-03-26\n', encoding="utf-8"
     )
-    assert page.install_file(str(amended), amend=True)
+    with steps("alterar"):
+        assert page.install_file(str(amended), amend=True)
     assert "versão 2 (alteração: Decreto nº 4.800/2026), em vigor a partir de 26/03/2026" in page.versions.text()
     assert not page.retire("sjc-2014", "")
     assert "Informe o motivo" in page.error.text()
-    assert page.retire("sjc-2014", "revogada pela lei nova")
+    with steps("retirar"):
+        assert page.retire("sjc-2014", "revogada pela lei nova")
+    steps.check()
     labels = {
         page.list.item(i).data(Qt.ItemDataRole.UserRole): page.list.item(i).text() for i in range(page.list.count())
     }

@@ -144,7 +144,8 @@ class FiscalUnitsPage(QWidget):
         using = self.regimes_by_unit.get(code, [])
         if not code or not using:
             return
-        warnings = unit_value_warnings(code, self.year.value(), self.value.text())
+        year, value, reason, by = self.year.value(), self.value.text(), self.reason.text(), current_user_name()
+        warnings = in_background(lambda: unit_value_warnings(code, year, value))  # issue 27 §5
         if warnings:
             answer = QMessageBox.question(
                 self,
@@ -157,13 +158,9 @@ class FiscalUnitsPage(QWidget):
                 self.message.setText(self.tr("Nada foi cadastrado."))
                 return
         with user_errors(self.message) as refused:
-            set_unit_value(
-                using[0],
-                code,
-                self.year.value(),
-                self.value.text(),
-                entered_by=current_user_name(),
-                reason=self.reason.text(),
+            in_background(
+                lambda: set_unit_value(using[0], code, year, value, entered_by=by, reason=reason),
+                busy=(self.save_button,),
             )
         if refused:
             fields: dict[str, QWidget] = {"value": self.value, "year": self.year, "reason": self.reason}

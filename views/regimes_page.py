@@ -154,7 +154,8 @@ class RegimesPage(QWidget):
             self.browser.clear()
             self.versions.clear()
             return
-        rows = [row for unit in regime.units for row in unit_value_rows(unit.code)]
+        codes = [unit.code for unit in regime.units]
+        rows = in_background(lambda: [row for code in codes for row in unit_value_rows(code)])  # issue 27 §5
         self.browser.setHtml(regime_html(regime, rows))
         self.find_status.clear()
         self.show_versions(regime.id)
@@ -220,8 +221,9 @@ class RegimesPage(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        try:
-            version = (acts.amend if amend else acts.install)(data, name)
+        try:  # written on a worker (issue 27 §5), the page's buttons held
+            write = acts.amend if amend else acts.install
+            version = in_background(lambda: write(data, name), busy=self._buttons())
         except RegimeErrors as exc:
             return self._fail([str(e) for e in exc.errors])
         except (RegimeError, UserError) as exc:
@@ -246,12 +248,15 @@ class RegimesPage(QWidget):
     def retire(self, regime_id: str, reason: str) -> bool:
         self.error.hide()
         try:
-            acts.retire(regime_id, reason)
+            in_background(lambda: acts.retire(regime_id, reason), busy=self._buttons())  # issue 27 §5
         except UserError as exc:
             return self._fail([exc.message])
         self.refresh()
         self.message.setText(fill(self.tr("%1 retirado: não é mais oferecido para novos requerimentos."), regime_id))
         return True
+
+    def _buttons(self) -> tuple[QWidget, ...]:
+        return (self.install_button, self.amend_button, self.retire_button)
 
     def _fail(self, lines: list[str], head: str = "") -> bool:
         self.error.setText("\n".join(([head] if head else []) + lines))

@@ -60,6 +60,13 @@ from views.widgets import (
 )
 
 
+def _fresh(number: str) -> Permit:
+    """The worker thread: the permit as it is now, its holder read with it (the screen shows the holder's name)."""
+    permit = find_permit(number)
+    _ = permit.holder_name  # the person or company kept on the permit: no statement when the screen reads it
+    return permit
+
+
 class PermitActs(QObject):
     """The acts on the permit selected in the tab (or in its renewals and deadlines)."""
 
@@ -92,7 +99,7 @@ class PermitActs(QObject):
     def _permit(self) -> Permit | None:
         """The selected permit as it is now in the database (fresh version for the optimistic lock)."""
         row = self.selected()
-        return find_permit(row.number) if row is not None else None
+        return in_background(lambda: _fresh(row.number)) if row is not None else None
 
     # ------------------------------------------------------------------ asking and saying
 
@@ -158,8 +165,7 @@ class PermitActs(QObject):
         path = Path(path)
         try:
             self._check_printable(permit)
-            doc = permit_document(permit)
-            regime = get_regime(permit.regime)
+            doc, regime = in_background(lambda: (permit_document(permit), get_regime(permit.regime)))  # issue 27 §5
             writers = {
                 "permit": lambda: write_permit_pdf(doc, path),
                 "card": lambda: write_id_card_pdf(doc, path),
@@ -188,7 +194,7 @@ class PermitActs(QObject):
         """The permit laid out for a printer: the same HTML as the PDF, the QR as an image."""
         from reports.permit_docs import PHOTO_RESOURCE, QR_RESOURCE, draw_qr, permit_html
 
-        doc = permit_document(permit)
+        doc = in_background(lambda: permit_document(permit))  # issue 27 §5
         text = QTextDocument(self)
         if doc.photo_path and Path(doc.photo_path).is_file():
             text.addResource(
