@@ -387,7 +387,7 @@ class RecordsTab(QWidget):
     def new_record(self, *, dialog_hook=None, regime: str | None = None, kind: str = "infraction"):
         now = _dt.datetime.now().replace(second=0, microsecond=0)
         at = _dt.datetime.combine(self.today, now.time()) if self._today else now
-        regime = regime or enf.default_regime_id()
+        regime = regime or in_background(enf.default_regime_id)  # issue 27 §5
         base = enf.RecordDraft(kind=kind, regime=regime, at=at, inspector=current_user_name())
         return self._open(base, title=self.tr("Novo auto"), mode="new", dialog_hook=dialog_hook)
 
