@@ -110,9 +110,11 @@ def daily_backup_at_start() -> None:
     """
     from desktop.paths import data_dir
     from models.store.backup import daily_backup
+    from views.operations import in_background
 
-    try:
-        result = daily_backup(data_dir() / "backups", app_version=desktop.__version__)
+    folder = data_dir() / "backups"
+    try:  # on a worker (issue 27 §5): a big town's backup takes a moment, the window repaints meanwhile
+        result = in_background(lambda: daily_backup(folder, app_version=desktop.__version__))
     except Exception as exc:  # the clerk still gets the application
         print(f"praca: o backup diário não foi gravado: {explain(exc)}", file=sys.stderr)
         return

@@ -777,12 +777,11 @@ class MainWindow(QMainWindow):
             return
         from views.operations import run_operation
 
-        signer = desk_signer()
         try:  # off the GUI thread: a big town's backup takes a while, the window stays responsive
             info = run_operation(
                 self,
                 self.tr("Gravando o backup…"),
-                lambda _progress: write_backup(path, app_version=__version__, signer=signer),
+                lambda _progress: write_backup(path, app_version=__version__, signer=desk_signer()),
                 cancellable=False,
             )
         except UserError as exc:
@@ -830,10 +829,13 @@ class MainWindow(QMainWindow):
             )
             if not ok:
                 return
-        trust = Trust(key_ring(), accept_unsigned=True)  # read it whole; an unproven one is asked below
-        try:
-            backup = read_backup(path, trust=trust, passphrase=passphrase, rows=False)  # counted, not kept
-            current = database_counts()
+        try:  # the keys, the file read and checked, the database counted: on a worker (issue 27 §5)
+
+            def check():
+                trust = Trust(key_ring(), accept_unsigned=True)  # read it whole; an unproven one is asked below
+                return trust, read_backup(path, trust=trust, passphrase=passphrase, rows=False), database_counts()
+
+            trust, backup, current = in_background(check)  # counted, not kept
         except UserError as exc:
             QMessageBox.warning(self, title, exc.message)
             return

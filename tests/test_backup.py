@@ -402,12 +402,16 @@ def test_daily_backup_skips_postgresql(database, tmp_path):
         assert backup.daily_backup(tmp_path / "b", today=TODAY).written is None
 
 
-def test_app_start_makes_the_daily_backup(sqlite_database, tmp_path, monkeypatch):
+def test_app_start_makes_the_daily_backup(app_ready, sqlite_database, tmp_path, monkeypatch, queries):
+    """…on a worker (issue 27 §5): the backup and the trail's checkpoint run no statement on the GUI thread."""
     from desktop import app, paths
 
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
+    queries.entries.clear()
+    queries.screens.clear()
     app.daily_backup_at_start()
     assert len(list((tmp_path / "backups").glob("auto-praca-*.praca-backup"))) == 1
+    assert queries.entries and queries.on_gui_thread() == []
 
 
 # --------------------------------------------------------------------------- command line
@@ -507,8 +511,10 @@ def window(app_ready, qtbot, sqlite_database):
 
 
 def test_menu_backup_then_restore_asks_and_says_what_is_replaced(
-    window, tmp_path, monkeypatch, no_blocking_message_boxes
+    window, tmp_path, monkeypatch, no_blocking_message_boxes, steps
 ):
+    """…with no statement on the GUI thread (issue 27 §5): the backup, the file's check and the count of what it
+    replaces, the restore and the window's refresh after it all run on workers."""
     from PySide6.QtWidgets import QFileDialog
 
     from desktop import paths
@@ -518,7 +524,8 @@ def test_menu_backup_then_restore_asks_and_says_what_is_replaced(
     before = snapshot()
     file = tmp_path / "menu.praca-backup"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(file), ""))
-    window.action_backup.trigger()
+    with steps("fazer backup"):
+        window.action_backup.trigger()
     assert read_backup(file).counts["person"] == 4
 
     from models.registry.people import Person
@@ -529,7 +536,9 @@ def test_menu_backup_then_restore_asks_and_says_what_is_replaced(
 
     logins = []
     monkeypatch.setattr(views.login, "log_in_at_start", lambda *a, **k: logins.append(1) or True)
-    window.action_restore.trigger()
+    with steps("restaurar"):
+        window.action_restore.trigger()
+    steps.check()
     question = no_blocking_message_boxes[-1]
     assert "SUBSTITUI todos os dados" in question and "4 pessoas" in question
     assert snapshot() == before  # answered Yes: restored
@@ -615,8 +624,16 @@ def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(models.store.backup, "restore_backup", spy)
-    # Cancelar pressed on the progress dialog as soon as it exists: the first table is never written
-    QTimer.singleShot(0, lambda: operations.current.dialog.cancel())
+
+    # Cancelar pressed on the progress dialog as soon as it exists (the file is checked on a worker first): the
+    # first table is never written
+    def cancel_when_shown():
+        if operations.current is None:
+            QTimer.singleShot(0, cancel_when_shown)
+        else:
+            operations.current.dialog.cancel()
+
+    QTimer.singleShot(0, cancel_when_shown)
     window_on.action_restore.trigger()
     assert seen == []  # cancelled before the restore began
     assert snapshot() == before
