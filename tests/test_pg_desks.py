@@ -655,3 +655,34 @@ def test_a_return_file_is_imported_in_bulk_by_the_desks_own_login(desk, tmp_path
     assert sum(1 for e in new if e[2:4] == ("payment", "insert")) == 2  # the server's triggers: row by row
     with session.acting_as(session.SYSTEM):
         assert audit.verify_chain().intact
+
+
+def test_the_login_window_checks_on_a_worker_and_binds_the_windows_connection(desk, app_ready, qtbot, queries):
+    """Issue 27 §5: Entrar checks the password on a worker (the server's scrypt and a refusal's wait leave the
+    window painting); the window's own connection is then bound to the clerk — and, after a refusal, to nobody."""
+    from conftest import type_text
+    from PySide6.QtCore import Qt
+
+    from views.login import LoginDialog
+
+    close_database()
+    database = open_database(desk.url)
+    session.log_out()
+
+    def log_in(password: str) -> LoginDialog:
+        dialog = LoginDialog()
+        qtbot.addWidget(dialog)
+        type_text(dialog.username, "ana")
+        type_text(dialog.password, password)
+        queries.entries.clear()
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        assert queries.entries and queries.on_gui_thread() == []
+        return dialog
+
+    assert log_in(PASSWORD).result() == LoginDialog.DialogCode.Accepted
+    assert session.current().username == "ana"
+    assert database.execute_sql("SELECT praca_bound_username()").fetchone()[0] == "ana"  # the window's connection
+    session.log_out()
+    refused = log_in("errada-123")
+    assert "Usuário ou senha incorretos" in refused.error.text() and session.current() is None
+    assert database.execute_sql("SELECT praca_bound_username()").fetchone()[0] is None

@@ -36,10 +36,12 @@ def test_first_start_creates_the_administrator_and_logs_in(qtbot, database, app_
     assert session.current().username == "admin" and session.current().role == "administrador"
 
 
-def test_login_three_wrong_tries_give_up(qtbot, database, app_ready):
+def test_login_three_wrong_tries_give_up(qtbot, database, app_ready, queries):
+    """…each try checked on a worker (issue 27 §5): no statement on the GUI thread."""
     from views.login import LoginDialog
 
     create_user(username="admin", name="Admin", role="administrador", password=PASSWORD)
+    queries.entries.clear()
     dialog = LoginDialog()
     qtbot.addWidget(dialog)
     type_text(dialog.username, "admin")
@@ -57,6 +59,7 @@ def test_login_three_wrong_tries_give_up(qtbot, database, app_ready):
         type_text(again.password, "errada-123")
         qtbot.mouseClick(again.ok_button, Qt.MouseButton.LeftButton)
     assert again.result() == again.DialogCode.Rejected and session.current() is None
+    assert queries.entries and queries.on_gui_thread() == []
 
 
 def test_the_administrator_manages_users_and_a_clerk_cannot(qtbot, database, app_ready, no_blocking_message_boxes):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
 
 from models.access import session
-from models.access.users import MIN_PASSWORD, User, authenticate, create_user, has_users
+from models.access.users import MIN_PASSWORD, User, authenticate_for, create_user, desk_connection, has_users
 from models.base.errors import FieldErrors, UserError
 from views.blocks import FormDialog, fill, wrapped_label
+from views.operations import in_background
 
 
 class LoginDialog(FormDialog):
@@ -38,8 +39,9 @@ class LoginDialog(FormDialog):
         self.setMinimumWidth(380)
 
     def accept(self) -> None:
-        try:
-            user = self.user = authenticate(self.username.text(), self.password.text())
+        username, password, here = self.username.text(), self.password.text(), desk_connection()
+        try:  # on a worker (issue 27 §5): the scrypt and a refusal's wait leave the window painting, Entrar held
+            user = self.user = self.in_background(lambda: authenticate_for(here, username, password))
         except UserError as exc:
             self.tries += 1
             self.password.clear()
@@ -96,14 +98,15 @@ class FirstAdminDialog(FormDialog):
         self.name.setFocus()
 
     def accept(self) -> None:
-        try:
-            user = self.user = create_user(
-                username=self.username.text(),
-                name=self.name.text(),
-                role="administrador",
-                password=self.password.text(),
-                confirm=self.confirm.text(),
-            )
+        typed = {
+            "username": self.username.text(),
+            "name": self.name.text(),
+            "role": "administrador",
+            "password": self.password.text(),
+            "confirm": self.confirm.text(),
+        }
+        try:  # stored on a worker (issue 27 §5), the buttons held
+            user = self.user = self.in_background(lambda: create_user(**typed))
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return
@@ -113,5 +116,5 @@ class FirstAdminDialog(FormDialog):
 
 def log_in_at_start(parent: QWidget | None = None, *, place: str = "") -> bool:
     """The first administrator on a new database, else the login; ``False`` when the clerk gives up."""
-    dialog = FirstAdminDialog(parent) if not has_users() else LoginDialog(parent, place=place)
+    dialog = FirstAdminDialog(parent) if not in_background(has_users) else LoginDialog(parent, place=place)
     return dialog.exec() == QDialog.DialogCode.Accepted

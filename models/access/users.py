@@ -222,6 +222,22 @@ def _take_attempt(key: str, now: _dt.datetime) -> tuple[int, _dt.datetime | None
     return attempt, locked
 
 
+def desk_connection():
+    """At a desk, this thread's connection (for :func:`authenticate_for` on a worker); elsewhere None."""
+    return db.connection() if desks.is_desk(db.obj) else None
+
+
+def authenticate_for(connection, username: str, password: str) -> User:
+    """:func:`authenticate` on this thread (a worker, issue 27 §5); at a desk, ``connection`` — the window's, from
+    :func:`desk_connection` — is then bound as this thread's is: to the user who logged in, or, after a refusal, to
+    nobody (as :func:`authenticate` leaves a desk's own connection)."""
+    try:
+        return authenticate(username, password)
+    finally:
+        if connection is not None:
+            desks.bind_like(db.obj, connection)
+
+
 def authenticate(username: str, password: str, *, now: _dt.datetime | None = None) -> User:
     """The active user with this login and password; one message for any failure (no hint which was wrong).
 

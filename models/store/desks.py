@@ -627,6 +627,16 @@ def rebind(database, conn) -> None:
 set_rebind_hook(rebind)
 
 
+def bind_like(database, conn) -> None:
+    """``conn`` (another thread's connection of this desk: the window's, while a login is checked on a worker)
+    bound as this thread's now is — to the user bound, or to nobody."""
+    if getattr(database, "praca_binding", None) is not None:
+        rebind(database, conn)
+        return
+    with conn.cursor() as cursor:
+        cursor.execute("SELECT praca_unbind()")
+
+
 def unbind(database) -> None:
     """End the binding of this desk's connection (a logout, a new login)."""
     database.praca_binding = None
