@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QSettings, QSize, QSocketNotifier, QThread, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QSettings, QSize, QSocketNotifier, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -696,14 +697,35 @@ class MainWindow(QMainWindow):
         from models.store.db import NoDatabase
 
         try:
-            open_database(url)
+            self._open_under_progress(url)
             return True
         except NoDatabase as exc:
             if not self._confirm_new_database(exc):
                 return False
-        open_database(url, create=True)
+        self._open_under_progress(url, create=True)
         self._created = True  # a new database: Primeiros passos opens once the administrator is logged in
         return True
+
+    def _open_under_progress(self, url: str, *, create: bool = False) -> None:
+        """Open ``url`` on the GUI thread, under a modal "Abrindo o banco de dados…" (issue 27 §5: the one open
+        left synchronous). Peewee keeps a connection per thread and opening sets up the window's own — the schema
+        checked or migrated, a desk detected and bound, the database's identity read —, so it cannot be done on a
+        worker; the window cannot be used meanwhile anyway: its desks are disabled until a database is open (at
+        start) or the progress dialog, modal, holds it (Arquivo → Abrir)."""
+        from PySide6.QtWidgets import QProgressDialog
+
+        progress = QProgressDialog(self.tr("Abrindo o banco de dados…"), "", 0, 0, self)
+        progress.setObjectName("opening-database")
+        progress.setCancelButton(None)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(0)
+        progress.show()
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)  # painted before it waits
+        try:
+            open_database(url, create=create)
+        finally:
+            progress.close()
+            progress.deleteLater()
 
     def _confirm_new_database(self, exc) -> bool:
         buttons = QMessageBox.StandardButton
@@ -742,12 +764,12 @@ class MainWindow(QMainWindow):
         try:
             if not self._open_or_set_up(url):
                 if previous is not None:
-                    open_database(previous.raw)
+                    self._open_under_progress(previous.raw)
                 return False
         except UserError as exc:
             QMessageBox.warning(self, self.tr("Abrir banco de dados"), exc.message)
             if previous is not None:
-                open_database(previous.raw)
+                self._open_under_progress(previous.raw)
             return False
         from models.access import session
 

@@ -387,3 +387,66 @@ def test_a_window_started_minimized_opens_its_database_all_the_same(app_ready, q
         win.showMinimized()  # on a desktop no paint comes while minimized: showing it is enough
         assert not win._start_pending  # the start is on its way before any paint
     assert win.nav.isEnabled()
+
+
+def test_at_start_only_the_open_runs_on_the_gui_thread_and_under_a_modal_progress(
+    app_ready, qtbot, sqlite_url, tmp_path, monkeypatch, queries
+):
+    """Issue 27 §5: starting the window — the database opened, the day's backup, the first administrator's login,
+    the Painel filled — runs no statement on the GUI thread but the open itself, which stays there (peewee's
+    connection per thread: the open sets up the window's own) under a modal "Abrindo o banco de dados…" while the
+    desks are disabled (desktop/main_window.py ``_open_under_progress``)."""
+    from conftest import type_text
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
+    import desktop.main_window as main_window
+    from desktop import app, paths
+    from models.access import session
+    from models.store.bootstrap import close_database, open_database
+
+    open_database(sqlite_url, create=True)
+    close_database()
+    monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
+    real, shown = main_window.open_database, []
+
+    def spy(url, *, create=False):
+        shown.append([d.labelText() for d in QApplication.topLevelWidgets() if isinstance(d, QProgressDialog)])
+        return real(url, create=create)
+
+    monkeypatch.setattr(main_window, "open_database", spy)
+    queries.entries.clear()
+    queries.screens.clear()
+    win = _starting_window(qtbot, sqlite_url, at_open=app.daily_backup_at_start)
+
+    from PySide6.QtCore import QTimer
+
+    from views.login import FirstAdminDialog
+
+    def first_admin():  # the new database's first administrator, typed once the dialog shows
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, FirstAdminDialog):
+            timer.start(10)
+            return
+        type_text(dialog.name, "Joana Prefeitura")
+        type_text(dialog.password, "senha-forte-123")
+        type_text(dialog.confirm, "senha-forte-123")
+        dialog.accept()
+
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.timeout.connect(first_admin)
+    timer.start(0)
+    try:
+        with qtbot.waitSignal(win.started, timeout=20_000):
+            win.show()  # its first paint opens the database
+        timer.stop()
+        assert shown and all("Abrindo o banco de dados…" in labels for labels in shown)
+        assert session.current() is not None and session.current().username == "admin"
+        assert list((tmp_path / "backups").glob("auto-praca-*.praca-backup"))  # the day's backup, on a worker
+        left = [
+            line for line in queries.screens if "_open_under_progress" not in line and " open_database:" not in line
+        ]
+        assert queries.entries and left == [], "\n".join(dict.fromkeys(left))
+    finally:
+        session.log_out()
+        win.close()
