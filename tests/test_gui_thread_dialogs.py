@@ -416,25 +416,29 @@ def test_a_stale_offender_search_is_dropped_when_the_inspector_types_on(fiscal, 
     assert shown == [["Mariana Pipoqueira Lima"]] and dialog.form.matches.rowCount() == 1
 
 
-def test_the_contest_its_decision_and_the_seized_goods_run_off_the_gui_thread(fiscal, qtbot, steps):
+def _seizure():
+    """A seizure record of Olímpia's feira, its goods in the depot (Ronaldo's bananas)."""
     from factories import draft, person
     from factories import issue_record as issue
 
     from models import enforcement as enf
 
-    vendor = person("Ronaldo Pipoqueiro")
-    seizure = issue(
+    return issue(
         draft(
             "olimpia-2025",
             ["feira-sem-autorizacao"],
             "14/03/2026 07:00",
             kind="seizure",
-            holder=vendor,
+            holder=person("Ronaldo Pipoqueiro"),
             scope="feira",
             depot="Galpão da feira",
             items=[enf.ItemInput("caixas de banana", "3", "cx", True)],
         )
     )
+
+
+def test_the_contest_its_decision_and_the_seized_goods_run_off_the_gui_thread(fiscal, qtbot, steps):
+    seizure = _seizure()
     tab = fiscal.records
     tab.refresh_rows()
     tab.select_record(seizure.id)
@@ -466,23 +470,9 @@ def test_the_contest_its_decision_and_the_seized_goods_run_off_the_gui_thread(fi
 
 
 def test_charging_the_depot_holds_the_buttons_and_keeps_the_window_responsive(fiscal, qtbot, monkeypatch):
-    from factories import draft, person
-    from factories import issue_record as issue
-
     from models import enforcement as enf
 
-    seizure = issue(
-        draft(
-            "olimpia-2025",
-            ["feira-sem-autorizacao"],
-            "14/03/2026 07:00",
-            kind="seizure",
-            holder=person("Ronaldo Pipoqueiro"),
-            scope="feira",
-            depot="Galpão da feira",
-            items=[enf.ItemInput("caixas de banana", "3", "cx", True)],
-        )
-    )
+    seizure = _seizure()
     goods = fiscal.seizures
     goods.refresh()
     goods.table.selectRow(0)
