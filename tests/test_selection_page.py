@@ -176,7 +176,7 @@ def choose_call(qtbot, page, regime, site_text, group=""):
         call.group.setCurrentIndex(call.group.findData(group))
 
 
-def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_path, monkeypatch):
+def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_path, monkeypatch, steps):
     people, _site = sapezal
     call = page.call
     choose_call(qtbot, page, "sapezal-2014", SAPEZAL_SITE, "g03")
@@ -320,7 +320,9 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
                 dialog.tick(doc_id, on=TODAY)
             click(qtbot, dialog.save_button)
 
-        assert len(draws.record_documents(fill=deliver)) == 3
+        with steps(f"documentos entregues: titular {row + 1}"):  # read and written on workers (issue 27 §5)
+            assert len(draws.record_documents(fill=deliver)) == 3
+    steps.check()
     assert [draws.holders.item(r, 7).text() for r in range(3)] == ["cumpridos"] * 3
     click(qtbot, draws.issue_button)
     permits = list(Permit.select().order_by(Permit.id))

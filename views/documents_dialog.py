@@ -14,6 +14,7 @@ from models.rules.regimes import get_regime
 from views.blocks import FieldErrorsView, fill, wrapped_label
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
+from views.operations import in_background
 from views.widgets import GuardedDialog, current_user_name
 
 
@@ -35,11 +36,11 @@ class DeliveredDocumentsDialog(GuardedDialog):
         self.app = app
         self.today = today
         self.recorded: list = []
-        regime = get_regime(app.regime)
+        regime, applicant_name = in_background(lambda: (get_regime(app.regime), app.applicant_name))  # issue 27 §5
         self.setWindowTitle(fill(self.tr("Documentos entregues — %1"), app.protocol))
         fit_to_screen(self, QSize(760, 320))
         layout = QVBoxLayout(self)
-        head = QLabel(fill(self.tr("<b>%1</b> — requerimento %2"), app.applicant_name, app.protocol))
+        head = QLabel(fill(self.tr("<b>%1</b> — requerimento %2"), applicant_name, app.protocol))
         layout.addWidget(head)
         if deadline_text:
             due = wrapped_label(deadline_text, name="deadline")
@@ -58,8 +59,11 @@ class DeliveredDocumentsDialog(GuardedDialog):
         self.table.tick(doc_id, on=on, valid_until=valid_until)
 
     def save(self) -> None:
-        try:
-            self.recorded = record_documents(self.app, self.table.inputs(), by=current_user_name(), today=self.today)
+        try:  # written on a worker (issue 27 §5), Registrar entrega held
+            app, inputs, by, today = self.app, self.table.inputs(), current_user_name(), self.today
+            self.recorded = in_background(
+                lambda: record_documents(app, inputs, by=by, today=today), busy=(self.buttons,)
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return

@@ -301,9 +301,14 @@ class DrawsTab(QWidget):
         d = self.selected()
         if d is None:
             return
-        site = self.site.currentData()
-        holders = self.holder_rows = draw_holders(d.id, today=self.today, requirements=True)
-        self.choices = stall_choices(d.id, int(site)) if site else []
+        site, draw_id, today = self.site.currentData(), d.id, self.today
+        holders, self.choices = in_background(  # issue 27 §5: the holders and their stalls read on a worker
+            lambda: (
+                draw_holders(draw_id, today=today, requirements=True),
+                stall_choices(draw_id, int(site)) if site else [],
+            )
+        )
+        self.holder_rows = holders
         by_entry = {c.holder.entry_id: c for c in self.choices}
         for row in range(self.holders.rowCount()):  # the old combos go now, not at the next event loop turn
             old = self.holders.cellWidget(row, 6)
@@ -364,7 +369,8 @@ class DrawsTab(QWidget):
         h = self.selected_holder()
         if h is None or not h.due_documents or h.application_id is None:
             return []
-        app = get_application(h.application_id)
+        application_id = h.application_id
+        app = in_background(lambda: get_application(application_id))  # issue 27 §5
         unmet = [r for r in h.requirements if r.status != "passed"]
         dues = sorted({r.due for r in unmet if r.due is not None})
         articles = join_articles([r.article for r in unmet])
