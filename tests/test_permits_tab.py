@@ -399,7 +399,7 @@ def test_cancel_at_the_holders_request(make_tab, keys, qtbot, monkeypatch):
 # --------------------------------------------------------------------------- renewal
 
 
-def test_renew_from_the_renewals_table_selects_the_new_permit(make_tab, keys, qtbot, clock):
+def test_renew_from_the_renewals_table_selects_the_new_permit(make_tab, keys, qtbot, clock, steps):
     old = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     feirante(keys, person("Antônio Carlos Mendes"))
     clock.day = dt.date(2031, 5, 2)
@@ -416,7 +416,9 @@ def test_renew_from_the_renewals_table_selects_the_new_permit(make_tab, keys, qt
     tab.due_table.selectRow(0)
     assert not tab.due_renew.isEnabled()
     tab.due_table.selectRow(1)
-    click(qtbot, tab.due_renew)
+    with steps("renovar"):  # read, renewed and shown on workers (issue 27 §5)
+        click(qtbot, tab.due_renew)
+    steps.check()
     new = find_permit("2031/00001")
     assert new.previous_id == old.id and new.origin == "renewal"
     assert find_permit(old.number).status == "active"  # in force until 29/11/2031; the new one starts after
@@ -488,20 +490,23 @@ def test_a_future_delivery_is_refused_in_the_dialog_and_nothing_is_renewed(make_
     assert tab.selected().number == old.number and find_permit(old.number).successors.count() == 0
 
 
-def test_extend_startup_once_and_expire_lapsed_from_the_screen(make_tab, keys, qtbot, clock):
+def test_extend_startup_once_and_expire_lapsed_from_the_screen(make_tab, keys, qtbot, clock, steps):
     permit = tpu(keys, company("Lanches da Praça Ltda", person("Rita Souza Melo")))  # 90 days, once more 90
     tab = make_tab()
     tab.pages.setCurrentIndex(1)
     row = next(r for r, item in enumerate(tab.due_model.rows) if item.number == permit.number)
     tab.due_table.selectRow(row)
     assert tab.due_extend.isEnabled()
-    assert tab.acts.extend_startup_due(reason="Aguardando ligação de energia")
+    with steps("prorrogar o início"):
+        assert tab.acts.extend_startup_due(reason="Aguardando ligação de energia")
     assert "prorrogado até" in tab.message.text()
     row = next(r for r, item in enumerate(tab.due_model.rows) if item.number == permit.number)
     tab.due_table.selectRow(row)
     assert not tab.due_extend.isEnabled()  # once only (LC 324/2025, art. 176)
     clock.day = dt.date(2032, 1, 1)
-    expired = tab.acts.expire_lapsed()
+    with steps("marcar vencidas"):
+        expired = tab.acts.expire_lapsed()
+    steps.check()
     assert [p.number for p in expired] == [permit.number]
     assert "1 permissão(ões) marcada(s) como vencida(s)" in tab.message.text()
 

@@ -318,7 +318,7 @@ class PermitActs(QObject):
         """The published verification page lists withdrawn permits: say when this act made it out of date."""
         from reports.verify_page import page_is_current
 
-        if page_is_current() is False:
+        if in_background(page_is_current) is False:  # issue 27 §5
             return self.tr(
                 " A página de verificação publicada ficou desatualizada: exporte-a de novo em Cadastros → Assinatura."
             )
@@ -345,7 +345,7 @@ class PermitActs(QObject):
         item = self.selected_due()
         if item is None or not item.renewal_open:
             return None
-        return self._renew(find_permit(item.number))
+        return self._renew(in_background(lambda: _fresh(item.number)))  # issue 27 §5
 
     def _renew(self, permit: Permit, *, dialog_hook=None) -> Permit | None:
         """One click when what is on file still satisfies the act; otherwise the documents dialog, with the
@@ -360,10 +360,13 @@ class PermitActs(QObject):
                 date_text(new.valid_until),
             )
 
-        try:
-            new = renew(permit, by=current_user_name(), today=self.today(), key_dir=self.key_dir)
+        by, today, key_dir = current_user_name(), self.today(), self.key_dir
+        try:  # on a worker (issue 27 §5)
+            new = in_background(lambda: renew(permit, by=by, today=today, key_dir=key_dir))
         except UserError as exc:
-            has_documents = bool(get_regime(permit.regime).permit_kind(permit.permit_kind).documents)
+            has_documents = in_background(
+                lambda: bool(get_regime(permit.regime).permit_kind(permit.permit_kind).documents)
+            )
             if not has_documents or "Fora do prazo" in exc.message or "já foi renovada" in exc.message:
                 self.message.say(exc.message, error=True)
                 return None
@@ -411,7 +414,7 @@ class PermitActs(QObject):
         item = self.selected_due()
         if item is None:
             return False
-        permit = find_permit(item.number)
+        permit = in_background(lambda: _fresh(item.number))  # issue 27 §5
         if reason is None:
             reason = self._ask_reason(
                 self.tr("Prorrogar prazo de início"),
@@ -441,7 +444,8 @@ class PermitActs(QObject):
             ),
         ):
             return []
-        expired = expire_due(self.today(), by=current_user_name())
+        today, by = self.today(), current_user_name()
+        expired = in_background(lambda: expire_due(today, by=by))  # issue 27 §5
         self.message.say(fill(self.tr("%1 permissão(ões) marcada(s) como vencida(s)."), str(len(expired))))
         self.rows_stale.emit()
         self.due_stale.emit()

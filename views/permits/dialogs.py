@@ -77,7 +77,7 @@ class HistoryDialog(QDialog):
         heading.setWordWrap(True)
         layout.addWidget(heading)
         self.model = RowsModel(history_columns(self.tr), self)
-        self.model.set_rows(permit_history(row.id))
+        self.model.set_rows(in_background(lambda: permit_history(row.id)))  # issue 27 §5
         self.table = make_table("history", self.model)
         self.table.setWordWrap(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
