@@ -45,6 +45,7 @@ from views.widgets import act_version_line, current_user_name, print_document, s
 class RecordsTab(QWidget):
     def __init__(self, parent: QWidget | None = None, *, today: _dt.date | None = None):
         super().__init__(parent)
+        self._fines: dict[int, str] = {}  # each listed record's fine in its act's money, read with the rows
         self._today = today
         layout = QVBoxLayout(self)
         bar = QHBoxLayout()
@@ -71,7 +72,7 @@ class RecordsTab(QWidget):
                 Column(self.tr("Autuado"), lambda r: r.offender),
                 Column(self.tr("Local"), lambda r: r.place),
                 Column(self.tr("Infrações"), lambda r: r.infractions),
-                Column(self.tr("Multa"), lambda r: act_money(r.fine, r.regime) if r.fine else "—", right=True),
+                Column(self.tr("Multa"), lambda r: self._fines.get(r.id, "—"), right=True),
                 Column(self.tr("Situação"), lambda r: r.situation),
             ],
             self,
@@ -139,9 +140,9 @@ class RecordsTab(QWidget):
         keep = self.selected()
         try:
             text, kind, status = self.search.text(), self.kind.currentData() or None, self.status.currentData() or None
-            rows = in_background(lambda: enf.record_rows(text=text, kind=kind, status=status, regimes=own_scope()))
+            rows, self._fines = in_background(lambda: _rows(text, kind, status))
         except Exception as exc:  # no database open yet: an empty list
-            rows = []
+            rows, self._fines = [], {}
             if isinstance(exc, UserError):
                 self.message.setText(exc.message)
         self.model.set_rows(rows)
@@ -595,6 +596,12 @@ class RecordsTab(QWidget):
             return False
         self._say(fill(self.tr("%1 enviado para impressão."), record.reference))
         return True
+
+
+def _rows(text: str, kind: str | None, status: str | None) -> tuple[list, dict[int, str]]:
+    """The worker thread (issue 27 §5): the records listed, and each fine in its act's money (the act read here)."""
+    rows = enf.record_rows(text=text, kind=kind, status=status, regimes=own_scope())
+    return rows, {r.id: act_money(r.fine, r.regime) for r in rows if r.fine}
 
 
 def _record_facts(record_id: int, today: _dt.date) -> SimpleNamespace:
