@@ -98,7 +98,7 @@ def test_the_decision_dialogs_ask_the_fine_in_the_acts_money(fined, qtbot, app_r
     from views.enforcement import DecisionDialog
 
     contest = enf.file_contest(fined, kind="defence", filed_on=ON, by="ana.souza", grounds="Não vendia.", today=ON)
-    dialog = DecisionDialog(contest, today=ON)
+    dialog = DecisionDialog(DecisionDialog.facts(contest), today=ON)  # the facts a worker reads (issue 27 §5)
     qtbot.addWidget(dialog)
     labels = [w.text() for w in dialog.findChildren(QLabel)]
     assert "&Nova multa (Cr$):" in labels and not any("(R$)" in t for t in labels)

@@ -40,13 +40,15 @@ def said_as_formulas(regime: Regime) -> Regime:
 def every_fee_a_formula(monkeypatch):
     """From its call on, every act read (the files and the database's installed versions) is said as formulas."""
     from models.rules import acts
-    from models.rules.regimes import loader
+    from models.rules.regimes import catalogue, loader
     from models.rules.regimes.catalogue import clear_regime_cache
 
     def convert():
         built = loader._build_regime
 
         monkeypatch.setattr(loader, "_build_regime", lambda *a, **kw: said_as_formulas(built(*a, **kw)))
+        # the shipped files parsed anew, not from the pickle an earlier test left in the cache folder
+        monkeypatch.setattr(catalogue, "load_through_cache", catalogue.load_regimes)
         clear_regime_cache()
         acts.forget()
 

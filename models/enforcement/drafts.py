@@ -196,11 +196,6 @@ def permit_number_of(permit_id: int) -> str:
     return permit.number if permit is not None else ""
 
 
-def infraction_catalogue(regime_id: str, text: str = "") -> list[tuple[str, str, str]]:
-    """The regime's infractions as ``(code, article, label)``, filtered by words of the code, article or label."""
-    return infractions_matching(get_regime(regime_id), text)
-
-
 def infractions_matching(regime: Regime, text: str = "") -> list[tuple[str, str, str]]:
     """``regime``'s infractions as ``(code, article, label)`` whose code, article or label hold every word of
     ``text`` (no database: the screen filters the act it already read)."""

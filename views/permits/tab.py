@@ -274,7 +274,7 @@ class PermitsTab(QWidget):
         due_buttons.addWidget(self.due_renew)
         due_buttons.addWidget(self.due_renew_documents)
         due_buttons.addWidget(self.due_extend)
-        due_buttons.addWidget(self.due_hint, 1)
+        due_buttons.addStretch(1)
         self.decree_button = QPushButton(self.tr("Decreto de re&novação…"))
         self.decree_button.setObjectName("renewal-decree")
         self.decree_button.setToolTip(
@@ -284,6 +284,9 @@ class PermitsTab(QWidget):
         due_buttons.addWidget(self.decree_button)
         due_buttons.addWidget(self.expire_button)
         due_layout.addLayout(due_buttons)
+        # what Renovar needs, on a line of its own: with the decree's button the row no longer fits 1280 px beside it
+        self.due_hint.setWordWrap(True)
+        due_layout.addWidget(self.due_hint)
 
         # the two pages share the space under the list; the actions of one are hidden (and their
         # mnemonics off) while the other shows, so both may say "&Renovar"

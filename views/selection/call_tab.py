@@ -183,7 +183,7 @@ class CallTab(QWidget):
         self.medium.setPlaceholderText(self.tr("mural da Prefeitura, jornal…"))
         self.medium.setMinimumWidth(240)
         publish_form.addRow(self.tr("Publicada &em:"), self.published_on)
-        publish_form.addRow(self.tr("&Onde:"), self.medium)
+        publish_form.addRow(self.tr("O&nde:"), self.medium)
         box_layout.addLayout(publish_form)
         self.publish_button = QPushButton(self.tr("P&ublicar lista…"))
         self.publish_button.setObjectName("publish")

@@ -17,7 +17,7 @@ from typing import Any
 
 from models.rules.formulas.syntax import FormulaError, names, parse
 from models.rules.regimes import Regime
-from models.rules.regimes.fee_formulas import _expressions, program_for
+from models.rules.regimes.fee_formulas import fee_expressions, program_for
 from models.rules.regimes.legacy_fees import admin_value_name
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput
@@ -107,7 +107,7 @@ def _expression_basis(fee: Fee, key: str) -> str:
 def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
     program = program_for(regime, fee)
     found: dict[str, str] = {}
-    for key, text in _expressions(fee):
+    for key, text in fee_expressions(fee):
         try:
             tree = parse(text)
         except FormulaError:  # a mistake the checker reports at its key: it asks for nothing

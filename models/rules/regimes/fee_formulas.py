@@ -126,7 +126,7 @@ class FeeProgram:
     refusal_keys: tuple[tuple[str, str] | None, ...] = field(default=(), compare=False)
 
 
-def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
+def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
     """(key inside the fee, text) of every expression of a formula fee."""
     if fee.formula is not None:
         yield "formula", fee.formula
@@ -174,7 +174,7 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     desk["venue"] = Category("imóvel", frozenset(regime.ids("venue")))
     desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.tiers))
     trees: dict[str, Expr] = {}
-    for key, text in _expressions(fee):
+    for key, text in fee_expressions(fee):
         try:
             trees[key] = parse(text)
         except FormulaError as exc:  # the loader reported it already; recorded so the fee is not priced
