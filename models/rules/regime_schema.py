@@ -271,8 +271,8 @@ def _with_unknown_force(text: str) -> str:
     return text[:start] + 'in_force = { from = 2000-01-01, basis_unknown = true, notes = "exemplo" }' + text[end:]
 
 
-#: no shipped act has a formula fee yet (issue 29 §6 rewrites them): one, added to a shipped act, shows the loader
-#: every key of the rule language's tables
+#: the shipped acts do not use every key of the rule language's tables: one fee using them all, added to a shipped
+#: act, shows the loader every one
 _SAMPLE_FORMULA = """
 [[fees]]
 id = "exemplo-formula"
@@ -334,6 +334,37 @@ basis = "art. 3º"
 """
 
 
+#: the older ``linear-metre`` kind, still read (a version installed in a database keeps its text, docs/regime-format.md)
+#: though no shipped act is written in it since São Bento's price became its formula (issue 29 §6): the price by
+#: linear metre with its discounts, added to a shipped act with trailers, shows the loader that kind's keys
+_SAMPLE_LINEAR_METRE = """
+[[fees]]
+id = "exemplo-metro-linear"
+label = "Exemplo de preço por metro linear"
+kind = "linear-metre"
+coefficient = "5.50"
+unit = "UFESP"
+year = 2026
+min_metres = "1.00"
+min_metres_basis = "art. 9º, § 3º"
+hitch_counts = true
+hitch_basis = "art. 9º, § 1º"
+metre = "front-plus-hitch"
+basis = "art. 9º, § 2º"
+basis_act = "Lei nº 1/2025"
+due = { date = 2026-03-26, basis = "art. 6º", notes = "exemplo" }
+notes = "exemplo"
+
+[[fees.discounts]]
+id = "mei-local"
+label = "MEI do município"
+rate = "0.30"
+when = { mei = true, local = true, equipment = ["trailer"], max_depth = "3.00" }
+basis = "art. 9º, § 3º, I"
+basis_act = "Lei nº 1/2025, art. 5º"
+"""
+
+
 def _in_cruzeiros_reais(text: str) -> str:
     start = text.index("\nscope = [")
     end = text.index("\n", start + 1)
@@ -363,6 +394,8 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         # that the schema does not require what those leave out (in_force.basis, the infraction's basis)
         texts.append((name, _with_unknown_force(text) + _SAMPLE_NO_SANCTION))
         texts.append((name, text + _SAMPLE_FORMULA))
+        trailers = next((n, t) for n, t in texts if 'id = "trailer"' in t)
+        texts.append((trailers[0], trailers[1] + _SAMPLE_LINEAR_METRE))
         # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so
         texts.append((name, _in_cruzeiros_reais(text)))
         # nor leaves a renewal window to a decree of the Executive: one shipped renewal, said so
