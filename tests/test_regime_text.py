@@ -26,7 +26,7 @@ FACTS = {
     "sao-lourenco-do-oeste-1997": [
         "0,55 UFRM/dia",
         "art. 2º, § 3º, II",
-        "0,60 UFRM por evento",
+        "Valor = 0,60 UFRM, por evento",
         "(redação dada pela Lei Complementar nº 127/2010)",
         "quando year < 2011",
         "Produtor do município vendendo produto de origem própria ou do grupo familiar",
