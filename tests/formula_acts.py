@@ -11,6 +11,7 @@ originals: the same figures must come out of both.
 
 from __future__ import annotations
 
+from models.rules.regime_schema import SAO_BENTO_OCCUPATION_BY_KIND
 from models.rules.regimes import default_regimes_folder, load_regime_text
 
 FOLDER = default_regimes_folder()
@@ -192,44 +193,6 @@ label = "Acréscimo sobre o preço do setor"
 kind = "formula"
 formula = "round(fee('feira-setor') * 0.30)"
 basis = "art. 12, § 2º"
-"""
-
-
-#: São Bento's occupation price as the file said it before it was written in the rule language (issue 29 §6): the
-#: older ``linear-metre`` kind with its two discounts — what the converter and the fee-kind engine are checked with
-SAO_BENTO_OCCUPATION_BY_KIND = """
-[[fees]]
-id = "occupation"
-label = "Preço público de ocupação de via pública"
-kind = "linear-metre"
-coefficient = "5.50"
-unit = "UFESP"
-year = 2026
-min_metres = "1.00"
-min_metres_basis = "art. 9º, § 3º"
-hitch_counts = true
-hitch_basis = "art. 9º, § 1º"
-metre = "front-plus-hitch"
-basis = "art. 9º, § 2º"
-basis_act = "Lei nº 2.537/2025 e Decreto nº 4.710/2025, art. 2º (Nível de Impacto III)"
-due = { date = 2026-03-26, basis = "art. 6º" }
-
-[[fees.discounts]]
-id = "mei-local-structure"
-label = "MEI do município — trailer, reboque ou barraca com até 3 m de profundidade"
-rate = "0.30"
-when = { mei = true, local = true, equipment = ["trailer", "reboque", "barraca"], max_depth = "3.00" }
-basis = "art. 9º, § 3º, I"
-basis_act = "Lei nº 2.537/2025, art. 5º"
-
-[[fees.discounts]]
-id = "mei-local-cart"
-label = "MEI do município — carrinho de pipoca ou de algodão-doce"
-rate = "0.50"
-when = { mei = true, local = true, equipment = ["carrinho-pipoca", "carrinho-algodao-doce"] }
-basis = "art. 9º, § 3º, I"
-basis_act = "Lei nº 2.537/2025, art. 5º"
-
 """
 
 

@@ -334,13 +334,15 @@ basis = "art. 3º"
 """
 
 
-#: the older ``linear-metre`` kind, still read (a version installed in a database keeps its text, docs/regime-format.md)
-#: though no shipped act is written in it since São Bento's price became its formula (issue 29 §6): the price by
-#: linear metre with its discounts, added to a shipped act with trailers, shows the loader that kind's keys
-_SAMPLE_LINEAR_METRE = """
+#: the older ``linear-metre`` kind, still read (a version installed in a database keeps its text,
+#: docs/regime-format.md) though no shipped act is written in it since São Bento's occupation price became its
+#: formula (issue 29 §6): that price as the file said it before (Dec. 4.794/2026, art. 9º; its notes left out),
+#: added to São Bento's act under another id, shows the loader that kind's keys; the tests check the converter with
+#: it (tests/formula_acts.py)
+SAO_BENTO_OCCUPATION_BY_KIND = """
 [[fees]]
-id = "exemplo-metro-linear"
-label = "Exemplo de preço por metro linear"
+id = "occupation"
+label = "Preço público de ocupação de via pública"
 kind = "linear-metre"
 coefficient = "5.50"
 unit = "UFESP"
@@ -351,17 +353,25 @@ hitch_counts = true
 hitch_basis = "art. 9º, § 1º"
 metre = "front-plus-hitch"
 basis = "art. 9º, § 2º"
-basis_act = "Lei nº 1/2025"
-due = { date = 2026-03-26, basis = "art. 6º", notes = "exemplo" }
-notes = "exemplo"
+basis_act = "Lei nº 2.537/2025 e Decreto nº 4.710/2025, art. 2º (Nível de Impacto III)"
+due = { date = 2026-03-26, basis = "art. 6º" }
 
 [[fees.discounts]]
-id = "mei-local"
-label = "MEI do município"
+id = "mei-local-structure"
+label = "MEI do município — trailer, reboque ou barraca com até 3 m de profundidade"
 rate = "0.30"
-when = { mei = true, local = true, equipment = ["trailer"], max_depth = "3.00" }
+when = { mei = true, local = true, equipment = ["trailer", "reboque", "barraca"], max_depth = "3.00" }
 basis = "art. 9º, § 3º, I"
-basis_act = "Lei nº 1/2025, art. 5º"
+basis_act = "Lei nº 2.537/2025, art. 5º"
+
+[[fees.discounts]]
+id = "mei-local-cart"
+label = "MEI do município — carrinho de pipoca ou de algodão-doce"
+rate = "0.50"
+when = { mei = true, local = true, equipment = ["carrinho-pipoca", "carrinho-algodao-doce"] }
+basis = "art. 9º, § 3º, I"
+basis_act = "Lei nº 2.537/2025, art. 5º"
+
 """
 
 
@@ -394,8 +404,9 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         # that the schema does not require what those leave out (in_force.basis, the infraction's basis)
         texts.append((name, _with_unknown_force(text) + _SAMPLE_NO_SANCTION))
         texts.append((name, text + _SAMPLE_FORMULA))
-        trailers = next((n, t) for n, t in texts if 'id = "trailer"' in t)
-        texts.append((trailers[0], trailers[1] + _SAMPLE_LINEAR_METRE))
+        carts = next((n, t) for n, t in texts if 'id = "carrinho-pipoca"' in t)
+        by_kind = SAO_BENTO_OCCUPATION_BY_KIND.replace('id = "occupation"', 'id = "exemplo-metro-linear"', 1)
+        texts.append((carts[0], carts[1] + by_kind))
         # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so
         texts.append((name, _in_cruzeiros_reais(text)))
         # nor leaves a renewal window to a decree of the Executive: one shipped renewal, said so
