@@ -11,6 +11,7 @@ originals: the same figures must come out of both.
 
 from __future__ import annotations
 
+from models.rules.regime_schema import SAO_BENTO_OCCUPATION_BY_KIND
 from models.rules.regimes import default_regimes_folder, load_regime_text
 
 FOLDER = default_regimes_folder()
@@ -193,6 +194,13 @@ kind = "formula"
 formula = "round(fee('feira-setor') * 0.30)"
 basis = "art. 12, § 2º"
 """
+
+
+def sao_bento_by_kind_text() -> str:
+    """São Bento's shipped act with its occupation price in the older kind, in place of its formula fee."""
+    start = SAO_BENTO_TEXT.index('[[fees]]\nid = "occupation"')
+    end = SAO_BENTO_TEXT.index("[[fees]]", start + 1)
+    return SAO_BENTO_TEXT[:start] + SAO_BENTO_OCCUPATION_BY_KIND.lstrip("\n") + SAO_BENTO_TEXT[end:]
 
 
 def sao_bento_text() -> str:

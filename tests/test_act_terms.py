@@ -259,7 +259,8 @@ def test_a_value_an_amending_act_worded_cites_it_with_the_figure(database, tmp_p
     """ "Redação dada por…": the fee, the deadline and the fine an amending act worded print it beside the figure."""
     text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
     text = text.replace('id = "sao-bento-2026"', 'id = "redacao-2026"', 1)
-    text = text.replace('kind = "linear-metre"\n', 'kind = "linear-metre"\namended_by = "Lei nº 2.600/2026"\n', 1)
+    assert 'kind = "formula"\n' in text  # the occupation price (art. 9º), the act's first fee
+    text = text.replace('kind = "formula"\n', 'kind = "formula"\namended_by = "Lei nº 2.600/2026"\n', 1)
     text = text.replace('role = "price-payment"\n', 'role = "price-payment"\namended_by = "Decreto nº 4.800/2026"\n', 1)
     text = text.replace(
         'fine = { value = "150.00", unit = "BRL", basis = "art. 2º, § 2º"',

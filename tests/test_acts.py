@@ -34,7 +34,7 @@ def own_act(tmp_path, regime_id="minha-cidade-2027", text=SAO_BENTO):
 
 
 def amended(tmp_path, *, coefficient="6.00", since="2026-03-26"):
-    body = SAO_BENTO.replace('coefficient = "5.50"', f'coefficient = "{coefficient}"', 1)
+    body = SAO_BENTO.replace('value = "5.50"', f'value = "{coefficient}"', 1)
     body += f'\n[regime.amendment]\nact = "Decreto nº 4.800, de 25 de março de 2026"\nin_force_from = {since}\n'
     path = tmp_path / "alteracao" / "sao-bento-2026.toml"
     path.parent.mkdir(exist_ok=True)
@@ -206,7 +206,7 @@ def test_an_amendment_changes_the_quote_from_its_date_and_not_before(database, t
 
 
 def amendment(tmp_path, act: str, since: str, coefficient: str) -> Path:
-    body = SAO_BENTO.replace('coefficient = "5.50"', f'coefficient = "{coefficient}"', 1)
+    body = SAO_BENTO.replace('value = "5.50"', f'value = "{coefficient}"', 1)
     body += f'\n[regime.amendment]\nact = "{act}"\nin_force_from = {since}\n'
     path = tmp_path / f"alteracao-{coefficient}" / "sao-bento-2026.toml"
     path.parent.mkdir(exist_ok=True)

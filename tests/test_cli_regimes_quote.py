@@ -130,8 +130,17 @@ def test_show_sao_bento_text(capsys):
     out = capsys.readouterr().out
     assert "2026: R$ 38,42 (Dec. 4.794/2026, art. 9º, § 2º)" in out
     assert "Trailer [trailer] (com engate) — Dec. 4.794/2026, art. 9º, § 1º" in out
-    assert "V = 5,50 × UFESP × ML × (1 − D)" in out
-    assert "D = 30 %" in out and "(--energy high)" in out
+    # art. 9º: the rule and its MEI discounts, as the act says them
+    assert (
+        "Valor = 5,50 UFESP × metros lineares ocupados, com o engate, no mínimo 1,00 ML — "
+        "Dec. 4.794/2026, art. 9º, § 2º" in out
+    )
+    assert (
+        "Exceção 2 — desconto de 30 %: quando MEI, do município, equipamento: trailer, reboque ou barraca e "
+        "profundidade (m) ≤ 3,00 m, Valor = o valor da regra geral × (1 − 0,30) — Dec. 4.794/2026, art. 9º, § 3º, I"
+        in out
+    )
+    assert "(--energy high)" in out
     assert "Forma jurídica: pessoa jurídica, MEI — Dec. 4.794/2026, art. 4º" in out
     assert "Multa: 20 UFESP — Dec. 4.794/2026, art. 14, I" in out
 

@@ -21,7 +21,7 @@ SINCE = dt.date(2026, 3, 26)
 @pytest.fixture
 def amended(database):
     text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
-    text = text.replace('coefficient = "5.50"', 'coefficient = "6.00"', 1)
+    text = text.replace('value = "5.50"', 'value = "6.00"', 1)
     text += f'\n[regime.amendment]\nact = "Decreto nº 4.800, de 25 de março de 2026"\nin_force_from = {SINCE}\n'
     return acts.amend(text.encode("utf-8"), "sao-bento-2026.toml")
 

@@ -177,10 +177,10 @@ def test_the_checker_reports_every_formula_mistake_at_its_id_path_with_its_colum
     assert main(["regimes", "check", str(path)]) == 2
     err = capsys.readouterr().err
     expected = [
-        r"fees\.occupation-formula\.terms\.metros\.formula: erro na fórmula, coluna 11: unidades incompatíveis em "
+        # the first of each in the file: São Bento's own occupation price (art. 9º), a formula fee
+        r"fees\.occupation\.terms\.metros\.formula: erro na fórmula, coluna 11: unidades incompatíveis em "
         r"'\+': m e m²",
-        r"fees\.occupation-formula\.exceptions\.mei-local-carrinho\.formula: erro na fórmula, coluna 17: esperado "
-        r"'\)'",
+        r"fees\.occupation\.exceptions\.mei-local-cart\.formula: erro na fórmula, coluna 17: esperado '\)'",
         r"fees\.feira-setor\.formula: erro na fórmula, coluna 20: unidades incompatíveis em '\+': R\$ e m",
         r"fees\.feira-setor\.tables\.preco_setor\.rows\[1\]\.when: erro na fórmula, coluna 9: ramo 'pastl' não "
         r"existe neste regime — quis dizer 'pastel'\?",
@@ -352,19 +352,15 @@ def test_the_rule_set_aside_still_asks_when_no_exception_holds_or_the_exception_
 
 def test_a_reason_naming_a_value_the_fee_does_not_read_and_a_condition_that_is_no_condition_are_reported():
     """``[[fees.exceptions]] unmet`` and ``[[fees.terms]] cited``: checked like every expression of the fee."""
-    text = made_up_text().replace(
-        'formula = "base * (1 - 0.30)"\n',
-        'formula = "base * (1 - 0.30)"\nclaimed = "mei or local"\n'
-        'unmet = [{ when = "depth <= 3.00 m", reason = "profundidade {profundidad} m acima de 3,00 m" }]\n',
-        1,
-    )
+    # São Bento's occupation price (art. 9º) says both, as a formula fee
+    said = '{ when = "depth <= 3.00 m", reason = "profundidade {depth} m acima de 3,00 m" }'
+    assert said in made_up_text()
+    text = made_up_text().replace(said, said.replace("{depth}", "{profundidad}"), 1)
     errors = check_regime_text(text, f"{TEST_ID}.toml")
     assert any("profundidad" in e.reason and "unmet" in (e.key or "") for e in errors), errors
-    cited = made_up_text().replace(
-        'formula = "max(front + hitch, 1.00 m)"\n',
-        'formula = "max(front + hitch, 1.00 m)"\ncited = [{ basis = "art. 9º, § 3º", when = "front + hitch" }]\n',
-        1,
-    )
+    condition = '{ basis = "art. 9º, § 3º", when = "front + hitch < 1.00 m" }'
+    assert condition in made_up_text()
+    cited = made_up_text().replace(condition, condition.replace(" < 1.00 m", ""), 1)
     errors = check_regime_text(cited, f"{TEST_ID}.toml")
     assert any("condição" in e.reason and "cited" in (e.key or "") for e in errors), errors
 

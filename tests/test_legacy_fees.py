@@ -11,6 +11,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from formula_acts import sao_bento_by_kind_text
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,10 @@ from models.rules.regimes.legacy_fees import admin_value_name, as_formulas, conv
 from models.services import act_cases
 
 FILES = sorted(default_regimes_folder().glob("*.toml"))
-REGIMES = {path.stem: load_regime_text(path.read_text(encoding="utf-8"), path) for path in FILES}
+SHIPPED = {path.stem: load_regime_text(path.read_text(encoding="utf-8"), path) for path in FILES}
+#: the acts as the converter reads them: São Bento's occupation price in its older kind (``linear-metre``), as the
+#: file said it before it was written as its formula
+REGIMES = {**SHIPPED, "sao-bento-2026": load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml")}
 
 
 def converted(regime: Regime) -> Regime:
@@ -131,6 +135,11 @@ def test_sao_bentos_stall_prices_the_same_converted(equipment, front, hitch, dep
     if hitch is not None and equipment in ("trailer", "reboque"):
         inputs["hitch"] = hitch
     kinds, formulas = both("sao-bento-2026", **inputs)
+    try:  # the shipped file, its occupation price written as its formula
+        shipped: object = totals(fee_quote(SHIPPED["sao-bento-2026"], **inputs))
+    except UserError as exc:
+        shipped = type(exc)
+    assert shipped == formulas
     if kinds is UserError:
         return  # the fee-kind engine refuses (a size beyond the equipment's, a tier it is not entitled to)
     assert formulas == kinds
@@ -164,7 +173,7 @@ def test_sao_bentos_occupation_says_the_same_converted(equipment, front, hitch, 
     (§ 3º, I) and refuses a hitch on equipment without one — as the fee-kind engine did."""
     inputs = dict(equipment=equipment, front=front, depth=depth, mei=mei, local=local, hitch=hitch)
     kinds = wording(REGIMES["sao-bento-2026"], by_kind, **inputs)
-    for regime in (CONVERTED["sao-bento-2026"],):
+    for regime in (CONVERTED["sao-bento-2026"], SHIPPED["sao-bento-2026"]):
         formulas = wording(regime, **inputs)
         if isinstance(kinds, str):
             assert isinstance(formulas, str) and ("engate" in kinds) == ("engate" in formulas)
@@ -252,7 +261,7 @@ def test_an_installed_old_format_version_loads_from_the_database_and_prices_as_i
     from models.rules import acts
     from models.rules.regimes import get_regime
 
-    text = next(p for p in FILES if p.stem == "sao-bento-2026").read_text(encoding="utf-8") + (
+    text = sao_bento_by_kind_text() + (
         '\n[regime.amendment]\nact = "Versão instalada no banco (texto por tipo de preço)"\n'
         'in_force_from = 2026-09-01\nsummary = "O mesmo ato, com a ocupação por metro linear."\n'
     )

@@ -26,7 +26,7 @@ FACTS = {
     "sao-lourenco-do-oeste-1997": [
         "0,55 UFRM/dia",
         "art. 2º, § 3º, II",
-        "0,60 UFRM por evento",
+        "Valor = 0,60 UFRM, por evento",
         "(redação dada pela Lei Complementar nº 127/2010)",
         "quando year < 2011",
         "Produtor do município vendendo produto de origem própria ou do grupo familiar",
@@ -78,7 +78,8 @@ FACTS = {
         # energy tiers and discounts with their conditions
         "até 2,00 m lineares",
         "profundidade máxima de 3,00 m",
-        "condição: MEI, do município, equipamento: trailer, reboque ou barraca, profundidade até 3,00 m",
+        "quando MEI, do município, equipamento: trailer, reboque ou barraca e profundidade (m) ≤ 3,00 m, "
+        "Valor = o valor da regra geral × (1 − 0,30)",
         "Pagamento: até 26/03/2026",
         "art. 6º",
         # notes of the regime and of its items
@@ -315,7 +316,8 @@ def test_every_item_is_shown_with_its_article(regime_id, screen_texts, command_t
     for kind in regime.permit_kinds:
         cited += [kind, *kind.rules] + [x for x in (kind.validity, kind.renewal, kind.startup, kind.leave) if x]
     for fee in regime.fees:
-        cited += [fee, *fee.discounts, *fee.tiers, *fee.venues] + [x for x in (fee.due, fee.arrears) if x]
+        cited += [fee, *fee.discounts, *fee.tiers, *fee.venues, *fee.terms, *fee.exceptions]
+        cited += [x for x in (fee.due, fee.arrears) if x]
     for schedule in regime.schedules:
         cited += [schedule, *schedule.days] + [
             x

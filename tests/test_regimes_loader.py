@@ -22,6 +22,7 @@ from models.rules.regimes import (
 
 D = Decimal
 REGIMES = default_regimes_folder()
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 SHIPPED = sorted(p.stem for p in REGIMES.glob("*.toml"))
 
 
@@ -159,9 +160,12 @@ def test_unit_overrides_supply_and_win(sb):
 def test_sb_lookups(sb):
     assert sb.equipment("trailer").has_hitch
     assert not sb.equipment("barraca").has_hitch
-    assert sb.fee("occupation").coefficient == D("5.50")
-    assert sb.fee("occupation").min_metres == D("1.00")
-    assert sb.fee("occupation").hitch_counts
+    occupation = sb.fee("occupation")  # art. 9º, § 2º: Ci × UFESP × ML, the hitch counted, at least 1 ML (§§ 1º, 3º)
+    assert occupation.formula == "coeficiente * metros"
+    assert [(t.name, t.value, t.unit, t.formula) for t in occupation.terms] == [
+        ("coeficiente", D("5.50"), "UFESP/m", None),
+        ("metros", None, "", "max(front + hitch, 1.00 m)"),
+    ]
     assert sb.infraction("nao-desmontar").fine.amount.value == D("150.00")
     assert sb.site("rua-cel-ribeiro-da-luz").from_ == "Av. Dr. Rubião Júnior"
     with pytest.raises(UserError) as exc:
@@ -172,11 +176,14 @@ def test_sb_lookups(sb):
 def test_sb_discounts_and_energy(sb):
     """Art. 9º, § 3º, I: 30 % / 50 % for MEIs of the municipality; art. 12: 0,82 / 3,25 UFESP."""
     occupation = sb.fee("occupation")
-    rates = {d.id: d.rate for d in occupation.discounts}
-    assert sorted(rates.values()) == [D("0.30"), D("0.50")]
-    structure = next(d for d in occupation.discounts if d.rate == D("0.30"))
-    assert set(structure.when.equipment) == {"trailer", "reboque", "barraca"}
-    assert structure.when.max_depth == D("3.00") and structure.when.mei and structure.when.local
+    # the highest discount that applies is tried first
+    assert [(e.formula, e.basis) for e in occupation.exceptions] == [
+        ("base * (1 - 0.50)", "art. 9º, § 3º, I"),
+        ("base * (1 - 0.30)", "art. 9º, § 3º, I"),
+    ]
+    cart, structure = occupation.exceptions
+    assert cart.when == "mei and local and equipment in ['carrinho-pipoca', 'carrinho-algodao-doce']"
+    assert structure.when == "mei and local and equipment in ['trailer', 'reboque', 'barraca'] and depth <= 3.00 m"
     energy = sb.fee("energy")
     assert {t.id: t.factor for t in energy.tiers} == {"low": D("0.82"), "high": D("3.25")}
     assert energy.tier("low").max_metres == D("2.00")
@@ -495,12 +502,14 @@ def test_notes_are_accepted_anywhere(tmp_path):
 
 
 def test_a_float_in_the_shipped_sao_bento_file_is_reported_like_the_format_doc(tmp_path):
-    """docs/regime-format.md: "sao-bento-2026.toml: fees[0].coefficient: …"."""
+    """docs/regime-format.md: "sao-bento-2026.toml: fees[0].terms[0].value: …"."""
     text = (REGIMES / "sao-bento-2026.toml").read_text(encoding="utf-8")
-    path = write(tmp_path, text.replace('coefficient = "5.50"', "coefficient = 5.5"), name="sao-bento-2026")
+    assert 'value = "5.50"' in text
+    path = write(tmp_path, text.replace('value = "5.50"', "value = 5.5", 1), name="sao-bento-2026")
     with pytest.raises(RegimeError) as exc:
         load_regime_file(path)
-    assert str(exc.value).startswith("sao-bento-2026.toml: fees[0].coefficient: ")
+    assert str(exc.value).startswith("sao-bento-2026.toml: fees[0].terms[0].value: ")
+    assert str(exc.value).split(": ", 1)[1] in " ".join((DOCS / "regime-format.md").read_text("utf-8").split())
     assert "5.5" in str(exc.value)
 
 

@@ -271,8 +271,8 @@ def _with_unknown_force(text: str) -> str:
     return text[:start] + 'in_force = { from = 2000-01-01, basis_unknown = true, notes = "exemplo" }' + text[end:]
 
 
-#: no shipped act has a formula fee yet (issue 29 §6 rewrites them): one, added to a shipped act, shows the loader
-#: every key of the rule language's tables
+#: the shipped acts do not use every key of the rule language's tables: one fee using them all, added to a shipped
+#: act, shows the loader every one
 _SAMPLE_FORMULA = """
 [[fees]]
 id = "exemplo-formula"
@@ -334,6 +334,47 @@ basis = "art. 3º"
 """
 
 
+#: the older ``linear-metre`` kind, still read (a version installed in a database keeps its text,
+#: docs/regime-format.md) though no shipped act is written in it since São Bento's occupation price became its
+#: formula (issue 29 §6): that price as the file said it before (Dec. 4.794/2026, art. 9º; its notes left out),
+#: added to São Bento's act under another id, shows the loader that kind's keys; the tests check the converter with
+#: it (tests/formula_acts.py)
+SAO_BENTO_OCCUPATION_BY_KIND = """
+[[fees]]
+id = "occupation"
+label = "Preço público de ocupação de via pública"
+kind = "linear-metre"
+coefficient = "5.50"
+unit = "UFESP"
+year = 2026
+min_metres = "1.00"
+min_metres_basis = "art. 9º, § 3º"
+hitch_counts = true
+hitch_basis = "art. 9º, § 1º"
+metre = "front-plus-hitch"
+basis = "art. 9º, § 2º"
+basis_act = "Lei nº 2.537/2025 e Decreto nº 4.710/2025, art. 2º (Nível de Impacto III)"
+due = { date = 2026-03-26, basis = "art. 6º" }
+
+[[fees.discounts]]
+id = "mei-local-structure"
+label = "MEI do município — trailer, reboque ou barraca com até 3 m de profundidade"
+rate = "0.30"
+when = { mei = true, local = true, equipment = ["trailer", "reboque", "barraca"], max_depth = "3.00" }
+basis = "art. 9º, § 3º, I"
+basis_act = "Lei nº 2.537/2025, art. 5º"
+
+[[fees.discounts]]
+id = "mei-local-cart"
+label = "MEI do município — carrinho de pipoca ou de algodão-doce"
+rate = "0.50"
+when = { mei = true, local = true, equipment = ["carrinho-pipoca", "carrinho-algodao-doce"] }
+basis = "art. 9º, § 3º, I"
+basis_act = "Lei nº 2.537/2025, art. 5º"
+
+"""
+
+
 def _in_cruzeiros_reais(text: str) -> str:
     start = text.index("\nscope = [")
     end = text.index("\n", start + 1)
@@ -363,6 +404,9 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         # that the schema does not require what those leave out (in_force.basis, the infraction's basis)
         texts.append((name, _with_unknown_force(text) + _SAMPLE_NO_SANCTION))
         texts.append((name, text + _SAMPLE_FORMULA))
+        carts = next((n, t) for n, t in texts if 'id = "carrinho-pipoca"' in t)
+        by_kind = SAO_BENTO_OCCUPATION_BY_KIND.replace('id = "occupation"', 'id = "exemplo-metro-linear"', 1)
+        texts.append((carts[0], carts[1] + by_kind))
         # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so
         texts.append((name, _in_cruzeiros_reais(text)))
         # nor leaves a renewal window to a decree of the Executive: one shipped renewal, said so

@@ -104,6 +104,25 @@ def _expression_basis(fee: Fee, key: str) -> str:
     return fee.basis
 
 
+def _cited_basis(fee: Fee, key: str, name: str) -> str | None:
+    """The article of a fact read by a term whose articles are each cited only when they bind (``cited``): that
+    of the first condition about that fact alone (``hitch > 0 m`` — the hitch's article), else the general
+    rule's, as the term's other articles bind only when their conditions hold; None for any other expression."""
+    if not key.startswith("terms[") or not key.endswith("].formula"):
+        return None
+    term = fee.terms[int(key[len("terms[") : -len("].formula")])]
+    if not term.cited:
+        return None
+    for cited in term.cited:
+        try:
+            read = {node.name for node in names(parse(cited.when)) if node.name in NEED_WORDS}
+        except FormulaError:  # reported by the checker
+            continue
+        if read == {name}:
+            return cited.basis
+    return fee.basis
+
+
 def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
     program = program_for(regime, fee)
     found: dict[str, str] = {}
@@ -114,7 +133,7 @@ def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
             continue
         for node in names(tree):
             if node.name in NEED_WORDS and node.name in program.reads:
-                found.setdefault(node.name, _expression_basis(fee, key))
+                found.setdefault(node.name, _cited_basis(fee, key, node.name) or _expression_basis(fee, key))
     administration = None
     rule = _rule_names(fee)
     for item in fee.inputs:
