@@ -514,7 +514,7 @@ def test_extend_startup_once_and_expire_lapsed_from_the_screen(make_tab, keys, q
 # --------------------------------------------------------------------------- leave, heir, exchange, facts
 
 
-def test_leave_dialog_shows_the_acts_limits_and_records_the_leave(make_tab, keys, qtbot):
+def test_leave_dialog_shows_the_acts_limits_and_records_the_leave(make_tab, keys, qtbot, steps):
     permit = feirante(keys, person("Antônio Carlos Mendes"))
     tab = make_tab()
     select(tab, permit.number)
@@ -534,7 +534,9 @@ def test_leave_dialog_shows_the_acts_limits_and_records_the_leave(make_tab, keys
         click(qtbot, d.ok_button)
         assert not d.isVisible(), d.error.text()
 
-    dialog, _ = run_dialog(qtbot, tab.acts.leave_selected, too_soon)
+    with steps("afastamento"):  # the act's check and the write on a worker (issue 27 §5)
+        dialog, _ = run_dialog(qtbot, tab.acts.leave_selected, too_soon)
+    steps.check()
     event = dialog.leave
     assert (event.start, event.end, event.details["substitute_cpf"]) == (
         dt.date(2027, 1, 10),
@@ -560,7 +562,7 @@ def test_leave_dialog_bad_date_is_shown_at_the_field(make_tab, keys, qtbot):
     assert history_kinds(tab) == ["emissão"]
 
 
-def test_transfer_to_an_heir_found_by_name(make_tab, keys, qtbot, no_blocking_message_boxes):
+def test_transfer_to_an_heir_found_by_name(make_tab, keys, qtbot, no_blocking_message_boxes, steps):
     permit = feirante(keys, person("Antônio Carlos Mendes"))
     heir = person("Carla Mendes Ribeiro")
     tab = make_tab()
@@ -574,7 +576,9 @@ def test_transfer_to_an_heir_found_by_name(make_tab, keys, qtbot, no_blocking_me
         type_text(d.reason, "Falecimento; sucessores indicaram a filha")
         click(qtbot, d.ok_button)
 
-    run_dialog(qtbot, tab.acts.transfer_selected, pick)
+    with steps("transferir a herdeiro"):  # the search, the heir and the transfer on workers (issue 27 §5)
+        run_dialog(qtbot, tab.acts.transfer_selected, pick)
+    steps.check()
     assert "para Carla Mendes Ribeiro?" in no_blocking_message_boxes[-1]
     new = tab.selected()
     assert (new.holder_name, new.origin) == (heir.name, "transfer") and new.number != permit.number
@@ -598,7 +602,7 @@ def test_transfer_without_reason_is_refused_at_the_message_line(make_tab, keys, 
     assert find_permit(permit.number).status == "active"
 
 
-def test_exchange_sites_with_another_permit_by_number(make_tab, keys, qtbot):
+def test_exchange_sites_with_another_permit_by_number(make_tab, keys, qtbot, steps):
     mine = feirante(keys, person("Antônio Carlos Mendes"), point="Banca 03")
     theirs = feirante(keys, person("Rita de Cássia Nunes"), site="Feira Noturna do Centro", point="Banca 11")
     tab = make_tab()
@@ -606,17 +610,23 @@ def test_exchange_sites_with_another_permit_by_number(make_tab, keys, qtbot):
 
     def pick(d):
         qtbot.keyClicks(d.number, "2026/09999")
+        searched(qtbot, d)  # looked up on a worker as the clerk types (issue 27 §5)
         assert "não encontrada" in d.found.text() and not d.ok_button.isEnabled()
         d.number.clear()
         qtbot.keyClicks(d.number, mine.number)
+        searched(qtbot, d)
         assert "própria" in d.found.text() and not d.ok_button.isEnabled()
         d.number.clear()
         qtbot.keyClicks(d.number, theirs.number)
+        assert not d.ok_button.isEnabled()  # not before the answer
+        searched(qtbot, d)
         assert "Rita de Cássia Nunes" in d.found.text() and "Feira Noturna do Centro" in d.found.text()
         type_text(d.reason, "Despacho 12/2026 do Departamento de Posturas")
         click(qtbot, d.ok_button)
 
-    run_dialog(qtbot, tab.acts.exchange_selected, pick)
+    with steps("permutar"):
+        run_dialog(qtbot, tab.acts.exchange_selected, pick)
+    steps.check()
     new = tab.selected()
     assert new.holder_name == "Antônio Carlos Mendes" and new.place == "Feira Noturna do Centro — Banca 11"
     assert {find_permit(mine.number).status, find_permit(theirs.number).status} == {"superseded"}

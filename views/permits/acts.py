@@ -490,7 +490,8 @@ class PermitActs(QObject):
         dialog = HeirDialog(row, self.widget)
         if not dialog.exec():
             return dialog
-        heir = get_person(dialog.heir().id)
+        chosen = dialog.heir().id
+        heir = in_background(lambda: get_person(chosen))  # issue 27 §5
         if not self._confirm(
             self.tr("Transferir a herdeiro"),
             fill(
@@ -526,27 +527,30 @@ class PermitActs(QObject):
                 self.tr(
                     "Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão substituídas por novas."
                 ),
-                permit.number,
-                permit.holder_name,
+                row.number,
+                row.holder_name,
                 other.number,
-                other.holder_name,
+                dialog.other_holder,
             ),
         ):
             return dialog
         with user_errors(self.message.say_refusal) as refused:
             by, why, today, key_dir = current_user_name(), dialog.reason.text(), self.today(), self.key_dir
-            mine, theirs = in_background(
-                lambda: exchange_sites(permit, other, by=by, reason=why, today=today, key_dir=key_dir)
-            )
+
+            def exchange() -> tuple[Permit, Permit, str, str]:  # the worker thread: the act and the names it shows
+                mine, theirs = exchange_sites(permit, other, by=by, reason=why, today=today, key_dir=key_dir)
+                return mine, theirs, mine.holder_name, theirs.holder_name
+
+            mine, theirs, my_holder, their_holder = in_background(exchange)
         if refused:
             return dialog
         self.message.say(
             fill(
                 self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4."),
                 mine.number,
-                mine.holder_name,
+                my_holder,
                 theirs.number,
-                theirs.holder_name,
+                their_holder,
             )
         )
         self.permit_changed.emit(mine)

@@ -174,17 +174,12 @@ class LeaveDialog(QDialog):
         if errors or start is None or end is None:  # a date missing is among the errors
             self.errors.show(errors)
             return
-        cpf = self.substitute_cpf.compact()
-        try:
-            self.leave = grant_leave(
-                self.permit,
-                start,
-                end,
-                self.substitute_name.text(),
-                cpf,
-                by=current_user_name(),
-                today=self.today,
-                reason=self.reason.text(),
+        permit, name, cpf = self.permit, self.substitute_name.text(), self.substitute_cpf.compact()
+        by, today, reason = current_user_name(), self.today, self.reason.text()
+        try:  # the fields read here; the act's check and the write on a worker (issue 27 §5)
+            self.leave = in_background(
+                lambda: grant_leave(permit, start, end, name, cpf, by=by, today=today, reason=reason),
+                busy=(self.ok_button,),
             )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
@@ -497,6 +492,7 @@ class ExchangeDialog(QDialog):
         super().__init__(parent)
         self.row, self.today = row, today
         self.other: Permit | None = None
+        self.other_holder = ""  # the other permit's holder, read with it on the worker
         self.setWindowTitle(fill(self.tr("Permutar local — permissão nº %1"), row.number))
         layout = QVBoxLayout(self)
         intro = QLabel(
@@ -532,29 +528,45 @@ class ExchangeDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        # the other permit is looked up on a worker as the clerk types; only the newest answer is shown (issue 27 §5)
+        self._finder = LatestQuery(self, _other_permit, self._found, self._not_found)
         self.number.textChanged.connect(self._look_up)
         self._look_up()
         self.setMinimumWidth(560)
 
+    @property
+    def searching(self) -> bool:
+        return self._finder.busy
+
     def _look_up(self) -> None:
         self.other = None
+        self.ok_button.setEnabled(False)
         text = self.number.text().strip()
         if not text:
             self.found.setText(self.tr("Digite o número da outra permissão."))
         else:
-            try:
-                other = find_permit(text)
-            except UserError as exc:
-                self.found.setText(exc.message)
-            else:
-                if other.id == self.row.id:
-                    self.found.setText(self.tr("É a própria permissão; escolha a outra."))
-                else:
-                    self.other = other
-                    found = next(
-                        (r for r in permit_rows(text=other.number, today=self.today) if r.id == other.id), None
-                    )
-                    place = found.place if found is not None else other.site
-                    status = found.status_label if found is not None else other.status_label
-                    self.found.setText(f"{other.holder_name} · {place or self.tr('sem local')} · {status}")
+            self._finder.ask(text, self.today)
+
+    def _found(self, answer: tuple[Permit, str, str, str]) -> None:
+        other, holder, place, status = answer
+        if other.id == self.row.id:
+            self.found.setText(self.tr("É a própria permissão; escolha a outra."))
+        else:
+            self.other, self.other_holder = other, holder
+            self.found.setText(f"{holder} · {place or self.tr('sem local')} · {status}")
         self.ok_button.setEnabled(self.other is not None)
+
+    def _not_found(self, error: BaseException) -> None:
+        if not isinstance(error, UserError):
+            raise error
+        self.found.setText(error.message)
+
+
+def _other_permit(text: str, today: _dt.date) -> tuple[Permit, str, str, str]:
+    """The worker thread: the permit numbered ``text``, its holder, and its place and status today (from its row in
+    the list, or the permit's own where the list does not show it)."""
+    other = find_permit(text)
+    row = next((r for r in permit_rows(text=other.number, today=today) if r.id == other.id), None)
+    if row is not None:
+        return other, row.holder_name, row.place, row.status_label
+    return other, other.holder_name, other.site, other.status_label
