@@ -448,7 +448,7 @@ def test_renew_refused_lists_the_failed_rules(make_tab, keys, qtbot, clock):
     assert find_permit(old.number).status == "active" and tab.selected().number == old.number
 
 
-def test_renew_with_a_new_health_certificate_keeps_it_for_the_next_time(make_tab, keys, qtbot, clock, tmp_path):
+def test_renew_with_a_new_health_certificate_keeps_it_for_the_next_time(make_tab, keys, qtbot, clock, tmp_path, steps):
     from models.permits import PermitDocument, documents_on_file
 
     old = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
@@ -465,7 +465,9 @@ def test_renew_with_a_new_health_certificate_keeps_it_for_the_next_time(make_tab
         qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
         assert not dialog.isVisible(), dialog.error.text()
 
-    run_modal(lambda: tab.acts.renew_with_documents(), deliver)
+    with steps("renovar com documentos"):  # what is on file read, and the renewal made, on workers (issue 27 §5)
+        run_modal(lambda: tab.acts.renew_with_documents(), deliver)
+    steps.check()
     new = tab.selected()
     assert new.number != old.number and "com os documentos novos" in tab.message.text()
     kept = PermitDocument.get(PermitDocument.document == "health-certificate")

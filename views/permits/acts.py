@@ -23,6 +23,7 @@ from models.permits import (
     Permit,
     PermitRow,
     cancel,
+    documents_on_file,
     expire_due,
     extend_startup,
     find_permit,
@@ -381,7 +382,9 @@ class PermitActs(QObject):
         permit = permit or self._permit()
         if permit is None:
             return None
-        dialog = RenewalDialog(permit, self.today(), self.key_dir, self.widget, refusal=refusal)
+        today = self.today()
+        on_file = in_background(lambda: documents_on_file(permit, today=today))  # issue 27 §5
+        dialog = RenewalDialog(permit, on_file, today, self.key_dir, self.widget, refusal=refusal)
         self.last_dialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)

@@ -30,7 +30,6 @@ from models.permits import (
     RenewalDecreeInput,
     decree_choices,
     decree_text,
-    documents_on_file,
     find_permit,
     grant_leave,
     permit_history,
@@ -38,6 +37,7 @@ from models.permits import (
     record_renewal_decree,
     renewal_decrees,
 )
+from models.permits.renewal import DocumentOnFile
 from models.registry.search import find_applicants
 from models.rules.regimes import get_regime
 from models.services.issuing import renew
@@ -194,7 +194,17 @@ class LeaveDialog(QDialog):
 class RenewalDialog(QDialog):
     """Renew with the documents the act requires: what is on file, and the new ones delivered now."""
 
-    def __init__(self, permit: Permit, today: _dt.date, key_dir, parent: QWidget | None = None, *, refusal: str = ""):
+    def __init__(
+        self,
+        permit: Permit,
+        on_file: list[DocumentOnFile],
+        today: _dt.date,
+        key_dir,
+        parent: QWidget | None = None,
+        *,
+        refusal: str = "",
+    ):
+        """``on_file``: ``documents_on_file(permit)``, read on a worker (issue 27 §5)."""
         super().__init__(parent)
         self.permit, self.today, self.key_dir = permit, today, key_dir
         self.renewed: Permit | None = None
@@ -226,7 +236,7 @@ class RenewalDialog(QDialog):
             title = QLabel(f"<b>{escape(head)}</b>")
             grid.addWidget(title, 0, column, 1, 2 if column == 4 else 1)
         self.rows: dict[str, tuple[DateEdit, DateEdit, QLineEdit]] = {}
-        for line, doc in enumerate(documents_on_file(permit, today=today), start=1):
+        for line, doc in enumerate(on_file, start=1):
             if doc.delivered_on:
                 state = fill(self.tr("entregue em %1"), date_text(doc.delivered_on))
                 if doc.valid_until:
@@ -299,9 +309,11 @@ class RenewalDialog(QDialog):
                 delivered.setFocus()
                 return
             documents.append(DocumentInput(doc_id, on, valid, file_edit.text().strip() or None))
-        try:
-            self.renewed = renew(
-                self.permit, by=current_user_name(), today=self.today, key_dir=self.key_dir, documents=documents
+        permit, by, today, key_dir = self.permit, current_user_name(), self.today, self.key_dir
+        try:  # the requirements checked again and the new permit issued on a worker (issue 27 §5)
+            self.renewed = in_background(
+                lambda: renew(permit, by=by, today=today, key_dir=key_dir, documents=documents),
+                busy=(self.ok_button,),
             )
         except FieldErrors as exc:
             self.error.setText(" ".join(exc.errors.values()))
