@@ -91,7 +91,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
 
         analyze()
         columns = ["charge_id", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note"]
-        columns += ["channel", "guia_id", "return_file_id", "record", "barcode", "credited_on", "fee"]  # (schema v32)
+        columns += ["channel", "guia_id", "return_file_id", "record", "barcode", "credited_on", "fee"]  # (schema v33)
         rows: list[tuple] = []
         made: list[int] = []
         charge_ids = ", ".join(str(c.id) for c in charges)

@@ -56,7 +56,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
                             f"SELECT {', '.join(columns)} FROM charge WHERE period = {db.param} ORDER BY id", (period,)
                         ).fetchall()
                     )
-                month = f"SELECT id FROM charge WHERE period = {db.param}"  # their states first (schema v31)
+                month = f"SELECT id FROM charge WHERE period = {db.param}"  # their states first (schema v32)
                 db.execute_sql(f"DELETE FROM charge_state WHERE id IN ({month})", (period,))
                 db.execute_sql(f"DELETE FROM charge WHERE period = {db.param}", (period,))
                 # the audit trail is append-only (its guard refuses a DELETE): each run's entries stay, as a desk's

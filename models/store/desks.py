@@ -99,7 +99,7 @@ RIGHTS: dict[str, Rights] = {
         _CHARGES + _APPLICATIONS + _PERMITS,
         frozen=(*_NUMBERED[:1], "key", "kind", "regime", "period", "formula", "basis", "act_sha256", *_CREATED),
     ),
-    # what is paid and the status (schema v31): made with the charge, then only these move
+    # what is paid and the status (schema v32): made with the charge, then only these move
     "charge_state": Rights(_CHARGES + _APPLICATIONS + _PERMITS, columns=("status", "paid_total", "version")),
     "payment": Rights(("charges.pay",), update=False),
     # The administrator's; a user changes only their own password and last login (see _GUARDS).

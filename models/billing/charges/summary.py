@@ -121,7 +121,7 @@ def currencies_of(regime_ids) -> tuple[str, ...]:
 
 def credit_payments():
     """The payments made with a payer's credit (models.billing.collection.credits): no money received in the month
-    (the payment's channel, schema v32)."""
+    (the payment's channel, schema v33)."""
     return Payment.select(Payment.id).where(Payment.channel == "credit")
 
 

@@ -48,7 +48,7 @@ STATE_ATTR = _STATE = "_state"  # where a charge keeps its ChargeState once read
 
 class _StateColumn:
     """``charge.status`` / ``charge.paid_total``: read from the charge's :class:`ChargeState`, their one home since
-    schema v31. On the class it is an error, not a column: a query filters on ``ChargeState.status`` (joined: see
+    schema v32. On the class it is an error, not a column: a query filters on ``ChargeState.status`` (joined: see
     :meth:`Charge.with_state`) — ``Charge.status == "open"`` would otherwise be a constant."""
 
     def __init__(self, name: str):
@@ -56,7 +56,7 @@ class _StateColumn:
 
     def __get__(self, instance, owner=None):
         if instance is None:
-            raise AttributeError(f"Charge.{self.name} is ChargeState.{self.name} since schema v31: join charge_state")
+            raise AttributeError(f"Charge.{self.name} is ChargeState.{self.name} since schema v32: join charge_state")
         return getattr(instance.state, self.name)
 
     def __set__(self, instance, value) -> None:
@@ -80,7 +80,7 @@ class Charge(BaseModel):
     formula = TextField(default="")
     basis = TextField(default="")
     detail = TextField(default="")  # JSON of the fee engine's line, frozen
-    # status and paid_total: ChargeState (schema v31), read as ``charge.status`` / ``charge.paid_total``
+    # status and paid_total: ChargeState (schema v32), read as ``charge.status`` / ``charge.paid_total``
     created_at = DateTimeField(default=clock.now)
     created_on = DateField()
     created_by = CharField(max_length=100)
@@ -157,13 +157,11 @@ class Charge(BaseModel):
 
     @property
     def open_amount(self) -> Decimal:
-        if self.status == "cancelled":
-            return ZERO
-        return max(self.amount - self.paid_total, ZERO)
+        return self.state.open_amount  # the state holds the charge's amount too
 
 
 class ChargeState(BaseModel):
-    """What is paid on a charge and its status — the one home of both (schema v31), one narrow row per charge.
+    """What is paid on a charge and its status — the one home of both (schema v32), one narrow row per charge.
 
     A payment, a reversal, a credit used, a cancellation or an inscription in dívida ativa changes this row, never
     the charge's (about 1 KB with its frozen line, and on PostgreSQL in thirteen indexes, so every such update was
@@ -189,7 +187,7 @@ class ChargeState(BaseModel):
         return max(self.amount - self.paid_total, ZERO)
 
 
-# The Painel's and the reports' sums read indexes only (schema v14, moved to the state in v31): the month's
+# The Painel's and the reports' sums read indexes only (schema v14, moved to the state in v32): the month's
 # figures by due date, and the open charges — a small part of a town's, which grows by tens of thousands a year.
 ChargeState.add_index(
     ChargeState.index(
@@ -218,7 +216,7 @@ class Payment(BaseModel):
     recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
     note = TextField(default="")
-    # Where it came from (schema v32; the table ``payment_source`` before): ``channel`` "" typed at the desk, "bank"
+    # Where it came from (schema v33; the table ``payment_source`` before): ``channel`` "" typed at the desk, "bank"
     # (a return file's record), "pix" (a statement's credit) or "credit" (a payer's credit used). The guia and the
     # file are the collection's (models.billing.collection.tables) and are kept by id: a return file of 10.000
     # records is written with no more per-row checks than the charge's key — the database itself matched each guia

@@ -7,7 +7,7 @@ read again by :func:`~.returns.parse_return` only to name the first wrong record
 each record's guia by the barcode, and whether it is *plainly paid* — its guia open, paid on time, once in the file,
 for exactly what the guia's charges still owe, none of them shared with another record. Those records become
 payments without passing through Python: ``INSERT … SELECT`` of the payments with their sources, one
-``UPDATE … FROM`` of the charges' paid totals and statuses (their narrow ``charge_state`` rows, schema v31). The
+``UPDATE … FROM`` of the charges' paid totals and statuses (their narrow ``charge_state`` rows, schema v32). The
 others (paid less, more, twice, late, an unknown barcode, a replaced guia) are classified by
 :func:`~.returns.classify`, the preview's own judgement, and join the same statements. Every write is audited:
 one entry per table, its rows rendered as JSON by the database itself (:func:`models.store.audit.record_bulk_table`)

@@ -110,7 +110,7 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
 
 @dataclass(frozen=True)
 class Source:
-    """Where a payment came from when it was not typed at the desk (:class:`Payment`'s own columns since v32)."""
+    """Where a payment came from when it was not typed at the desk (:class:`Payment`'s own columns since v33)."""
 
     payment_id: int
     channel: str

@@ -1,5 +1,5 @@
 """The tables of collection (issue 30): guias and their charges, the bank's return files, reversals and credits.
-Schema v29 (models.store.schema); where each payment came from is on the payment's own row since v32."""
+Schema v29 (models.store.schema); where each payment came from is on the payment's own row since v33."""
 
 from __future__ import annotations
 
@@ -183,6 +183,6 @@ class CreditUse(BaseModel):
 
 
 #: The tables of schema v29 (models.store.schema._v29_collection) — and ``payment_source``, folded into the payment's
-#: row in v32 —; :class:`CreditUse` came in v30.
+#: row in v33 —; :class:`CreditUse` came in v30.
 V29_TABLES = [Guia, GuiaCharge, ReturnFile, Reversal, Credit, DebtInscription]
 TABLES = [*V29_TABLES, CreditUse]
