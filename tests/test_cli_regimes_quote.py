@@ -452,7 +452,7 @@ def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
         # Dec. 4.794/2026, art. 15: a day before the decree came into force is not priced by it (as penalty refuses)
         (
             ["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--date", "23/03/2026"],
-            "anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026 (Dec. 4.794/2026, art. 15)",
+            "anterior à vigência do ato (Dec. 4.794/2026), em vigor desde 24/03/2026 (Dec. 4.794/2026, art. 15)",
         ),
     ],
 )
