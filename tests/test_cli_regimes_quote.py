@@ -29,8 +29,10 @@ def sqlite_url(sqlite_database):
 
 REGIME_IDS = [
     "cabeceira-grande-2012",
+    "caravelas-1994",
     "chapadao-do-sul-2007",
     "ilha-comprida-2017",
+    "leopolis-2003",
     "olimpia-2025",
     "sao-bento-2026",
     "sao-lourenco-do-oeste-1997",

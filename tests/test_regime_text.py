@@ -23,6 +23,27 @@ REGIME_IDS = sorted(REGIMES)
 # the key facts of each act, as both front ends must say them (plain spaces: the screen's
 # non-breaking spaces are normalised before the comparison)
 FACTS = {
+    "leopolis-2003": [
+        # the districts' feiras: days, hours and place left to a Decreto (art. 1º, parágrafo único)
+        "Dias e horários de funcionamento: definidos pela Administração",
+        "Locais: definidos pela Administração — nos distritos, o local que o Decreto fixar",
+        "art. 1º, parágrafo único",
+        "Limite de permissões definido pela Administração",
+        # without registration the feirante does not stay at the feira; the fish rules forbid without a sanction
+        "Não permanência na feira",
+        "art. 3º, parágrafo único",
+        "Penalidade: nenhuma — o ato proíbe a conduta (Lei 784/2003, art. 5º) e não lhe comina sanção",
+        "artigo da vigência desconhecido",
+    ],
+    "caravelas-1994": [
+        "Finalidade: Vender a varejo, a preços acessíveis",
+        "Lei 28/1994, art. 1º",
+        "Funcionamento: segundas-feiras, das 07:00 às 16:00",
+        "Locais: definidos pela Administração — logradouros públicos que o Prefeito designar",
+        "Lei 28/1994, art. 2º",
+        "Retirada imediata",
+        "Penalidade: nenhuma — o ato proíbe a conduta (Lei 28/1994, art. 1º) e não lhe comina sanção",
+    ],
     "sao-lourenco-do-oeste-1997": [
         "0,55 UFRM/dia",
         "art. 2º, § 3º, II",

@@ -156,6 +156,7 @@ def regime_text(regime: Regime) -> str:
     out.lines.append("Âmbito: " + ", ".join(describe.SCOPES.get(s, s) for s in regime.scope))
     out.lines.append("")
     out.lines.append(regime.summary)
+    out.facts(describe.purpose_facts(regime), 0)
     out.notes(describe.notes(regime), 0)
     _units(out, regime)
     _permits(out, regime)
