@@ -231,6 +231,94 @@ def test_a_ban_until_the_end_of_the_civil_year_ends_on_its_last_day(database, tm
     assert "Até 30/09/2026 — data fixada pelo ato (Lei 376/2012, art. 5º)." in sanction["details"]
 
 
+FOR_A_TERM = """
+[[infractions]]
+code = "vender-em-vidro"
+label = "Vender bebida em garrafa de vidro no evento"
+article = "art. 1º"
+sanctions = [
+  { kind = "impediment", text = "proibido de vender em eventos públicos", years = 2, basis = "art. 5º" },
+]
+basis = "art. 5º"
+
+[[infractions]]
+code = "vender-sem-crachá"
+label = "Vender sem o crachá"
+article = "art. 1º"
+sanctions = [ { kind = "suspension", months = 1, basis = "art. 5º" } ]
+basis = "art. 5º"
+
+[[cases]]
+id = "dois-anos-sem-vender"
+label = "Dois anos sem vender em eventos públicos, contados do dia da infração"
+article = "art. 5º"
+date = 2026-06-21
+kind = "penalty"
+inputs = { infraction = ["vender-em-vidro"] }
+expect = { sanctions = ["impediment"], until = 2028-06-21 }
+"""
+
+
+def test_a_ban_for_n_years_or_months_ends_on_the_day_of_the_same_number(database, tmp_path, capsys):
+    """ "Proibição de venda em eventos públicos por 2 anos" (Conceição/PB, Dec. 41/2025, art. 2º, I): the term runs
+    to the day of the same number (Código Civil, art. 132, § 3º), or the next day where that month has none."""
+    from models.enforcement.sanctions import term_end
+
+    assert term_end(dt.date(2025, 6, 21), 24) == dt.date(2027, 6, 21)
+    assert term_end(dt.date(2028, 2, 29), 24) == dt.date(2030, 3, 1)  # no 29/02/2030: the day after
+    assert term_end(dt.date(2026, 1, 31), 1) == dt.date(2026, 3, 1)  # no 31/02: the day after
+    assert term_end(dt.date(2026, 12, 15), 1) == dt.date(2027, 1, 15)
+    path = _act(tmp_path, currency="", extra=FOR_A_TERM.replace("crachá", "cracha"), regime_id="prazo-2012")
+    assert main(["regimes", "check", str(path)]) == 0
+    assert "Casos do ato: 4 conferem" in capsys.readouterr().out
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    penalty = ["--db", database, "penalty", "--regime", "prazo-2012", "--date", "21/06/2026"]
+    assert main([*penalty, "--infraction", "vender-em-vidro"]) == 0
+    out = capsys.readouterr().out
+    assert "Impedimento: proibido de vender em eventos públicos, por 2 anos: até 21/06/2028" in out
+    assert (
+        "Até 21/06/2028 — 2 anos contados de 21/06/2026 (Lei 376/2012, art. 5º), vencendo no dia de igual número "
+        "(Código Civil, art. 132, § 3º)." in out
+    )
+    later = ["--db", database, "penalty", "--regime", "prazo-2012", "--date", "31/01/2027"]
+    assert main([*later, "--infraction", "vender-sem-cracha", "--json"]) == 0
+    sanction = json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"][0]
+    assert sanction["kind"] == "suspension" and sanction["until"] == "2027-03-01"
+    assert any("vencendo no dia imediato" in line for line in sanction["details"])
+    # the case checks the day: a wrong one is a mistake of the file
+    wrong = path.read_text(encoding="utf-8").replace("until = 2028-06-21", "until = 2028-06-20")
+    path.write_text(wrong, encoding="utf-8")
+    assert main(["regimes", "check", str(path)]) == 2
+    assert "cases.dois-anos-sem-vender" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("sanction", "reason"),
+    [
+        ('{ kind = "suspension", years = 2, days = 30, basis = "art. 5º" }', "uma só duração"),
+        ('{ kind = "suspension", months = 6, until = 2026-09-30, basis = "art. 5º" }', "não os dois"),
+        ('{ kind = "suspension", years = 1, until_remedied = true, basis = "art. 5º" }', "sanar a irregularidade"),
+        ('{ kind = "seizure", years = 2, basis = "art. 5º" }', "chave desconhecida"),
+        ('{ kind = "impediment", text = "x", years = 0, basis = "art. 5º" }', "years"),
+    ],
+    ids=["years-and-days", "months-and-until", "years-and-remedied", "years-on-seizure", "zero-years"],
+)
+def test_a_term_in_months_or_years_is_checked_with_the_rest(tmp_path, sanction, reason):
+    extra = f"""
+[[infractions]]
+code = "x"
+label = "x"
+article = "art. 1º"
+sanctions = [ {sanction} ]
+basis = "art. 5º"
+"""
+    path = _act(tmp_path, currency="", extra=extra, regime_id="prazo-2012")
+    with pytest.raises(RegimeError) as error:
+        load_regime_text(path.read_text(encoding="utf-8"), path.name)
+    assert reason in str(error.value)
+
+
 @pytest.mark.parametrize(
     ("due", "text"),
     [

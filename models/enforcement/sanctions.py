@@ -1159,6 +1159,8 @@ def _sanction(
         common["until_remedied"] = s.until_remedied
     if s.until is not None and s.kind in ("suspension", "impediment"):
         common["until"] = _until_day(ctx, s, details)
+    elif s.kind in ("suspension", "impediment") and (s.months or s.years):
+        common["until"] = _term_day(ctx, s, details)
     if s.kind == "revocation" and s.until is not None:
         until = _until_day(ctx, s, details, revocation=True)
         common.update(wait_until=until + dt.timedelta(days=1))
@@ -1204,6 +1206,32 @@ def _until_day(ctx: _Context, s: Sanction, details: list[str], *, revocation: bo
         )
     else:
         details.append(f"Até {_date(last)} — {why}.")
+    return last
+
+
+def term_end(start: dt.date, months: int) -> dt.date:
+    """The day a term of ``months`` months (12 × N for N years) counted from ``start`` expires: the day of the same
+    number in the month it reaches, or the next day where that month has none (Código Civil, art. 132, § 3º:
+    29/02/2024 + 2 anos → 01/03/2026; 31/01 + 1 mês → 01/03)."""
+    index = start.month - 1 + months
+    year, month = start.year + index // 12, index % 12 + 1
+    last = _calendar.monthrange(year, month)[1]
+    if start.day <= last:
+        return dt.date(year, month, start.day)
+    return dt.date(year, month, last) + dt.timedelta(days=1)
+
+
+def _term_day(ctx: _Context, s: Sanction, details: list[str]) -> dt.date:
+    """The last day of a suspension or a ban "for N months / N years" counted from the infraction's day."""
+    months = (s.years or 0) * 12 + (s.months or 0)
+    last = term_end(ctx.on, months)
+    length = describe.years(s.years) if s.years else describe.months(s.months or 0)
+    same = last.day == ctx.on.day
+    details.append(
+        f"Até {_date(last)} — {length} contados de {_date(ctx.on)} ({ctx.regime.cite(s.basis)}), vencendo no dia "
+        + ("de igual número" if same else "imediato, pois o mês do vencimento não tem dia de igual número")
+        + " (Código Civil, art. 132, § 3º)."
+    )
     return last
 
 

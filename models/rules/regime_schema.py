@@ -397,14 +397,15 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
     if texts is None:
         folder = regimes.default_regimes_folder()
         texts = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.toml"))]
-        # no shipped act is an amendment: one of them, amended, shows the loader that table too
-        name, text = texts[0]
+        # no shipped act is an amendment: one of them (the worked example of docs/novo-ato.md), amended, shows the
+        # loader that table too — chosen by name, so that a new act sorted before it changes nothing
+        name, text = next((n, t) for n, t in texts if n == "cabeceira-grande-2012.toml")
         texts.append((name, text + _SAMPLE_AMENDMENT))
         # nor has an in-force article unknown, nor a conduct forbidden without sanction: shown the same way, so
         # that the schema does not require what those leave out (in_force.basis, the infraction's basis)
         texts.append((name, _with_unknown_force(text) + _SAMPLE_NO_SANCTION))
         texts.append((name, text + _SAMPLE_FORMULA))
-        carts = next((n, t) for n, t in texts if 'id = "carrinho-pipoca"' in t)
+        carts = next((n, t) for n, t in texts if n == "sao-bento-2026.toml")
         by_kind = SAO_BENTO_OCCUPATION_BY_KIND.replace('id = "occupation"', 'id = "exemplo-metro-linear"', 1)
         texts.append((carts[0], carts[1] + by_kind))
         # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so

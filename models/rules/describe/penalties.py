@@ -67,7 +67,10 @@ def sanction(item: Sanction, *, terms: bool = True, currency: str = "R$") -> str
             parts.append(f"de até {days(item.max_days)}")
         elif item.admin_defined:
             parts.append("prazo definido pela Administração")
-    elif item.kind == "revocation" and item.wait_months:
+    term_years, term_months = getattr(item, "years", None), getattr(item, "months", None)
+    if item.kind in ("suspension", "impediment") and (term_years or term_months):  # "por 2 anos" (the act's own)
+        parts.append("por " + (years(term_years) if term_years else months(term_months or 0)))
+    if item.kind == "revocation" and item.wait_months:
         parts.append(f"nova permissão só após {months(item.wait_months)}")
     until = getattr(item, "until", None)
     if isinstance(until, str):  # the sanction as the act writes it (a proposal's carries the day itself)

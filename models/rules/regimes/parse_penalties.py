@@ -96,10 +96,26 @@ def parse_sanction(node: Node) -> Sanction:
         kw["text"] = node.text("text")
     if kind != "impediment":
         kw["text"] = node.text("text", False)
+    if kind in ("suspension", "impediment"):
+        kw["months"] = node.integer("months", False, minimum=1)
+        kw["years"] = node.integer("years", False, minimum=1)
+        given = [k for k in ("days", "max_days", "months", "years") if kw.get(k) is not None]
+        if kw["months"] is not None or kw["years"] is not None:
+            if len(given) > 1:
+                node.fail(
+                    "years" if kw["years"] is not None else "months",
+                    "informe uma só duração: days (ou days e max_days), months ou years — " + ", ".join(given),
+                )
+            if kw.get("until_remedied"):
+                node.fail("until_remedied", "uma duração em meses ou anos não termina ao sanar a irregularidade")
     if kind in ("suspension", "impediment", "revocation"):
         kw["until"] = _until(node)
-        if kw["until"] is not None and any(kw.get(k) is not None for k in ("days", "max_days", "wait_months")):
-            node.fail("until", "informe a duração (days, max_days, wait_months) ou até quando (until), não os dois")
+        durations = ("days", "max_days", "wait_months", "months", "years")
+        if kw["until"] is not None and any(kw.get(k) is not None for k in durations):
+            node.fail(
+                "until",
+                "informe a duração (days, max_days, months, years, wait_months) ou até quando (until), não os dois",
+            )
     kw["cumulative"] = node.boolean("cumulative")
     kw["discretionary"] = node.boolean("discretionary")
     kw["admin_defined"] = node.boolean("admin_defined")

@@ -41,6 +41,11 @@ class Sanction:
     #: a suspension, an impediment or a revocation's wait that lasts "until" a day: a date the act fixes, or
     #: "end-of-year" — until the end of the civil year of the infraction (``UNTIL_WORDS``)
     until: dt.date | str | None = None
+    #: a suspension or an impediment that lasts N months or N years ("proibição de vender em eventos públicos por 2
+    #: anos"): it runs from the infraction's day to the day of the same number N months (12 × N) later, or the
+    #: next day where that month has none (Código Civil, art. 132, § 3º)
+    months: int | None = None
+    years: int | None = None
     text: str | None = None
     cumulative: bool = False
     #: the act leaves it to the authority ("poderá", "cumulativamente ou não"): proposed, imposed or omitted
