@@ -28,9 +28,11 @@ def sqlite_url(sqlite_database):
 
 
 REGIME_IDS = [
+    "brumado-2026",
     "cabeceira-grande-2012",
     "caravelas-1994",
     "chapadao-do-sul-2007",
+    "conceicao-2025",
     "ilha-comprida-2017",
     "leopolis-2003",
     "olimpia-2025",

@@ -1,7 +1,8 @@
-"""Two real acts of other decades and states, encoded from the docs alone (issue 29 §7): installed in a new
+"""Real acts of other decades and states, encoded from the docs alone (issue 29 §7): installed in a new
 database like every shipped act, they price through the desks' services with the fiscal unit the clerk enters —
-São Lourenço do Oeste/SC, Lei nº 1.101/1997 with the alvará table of LC nº 127/2010, and Chapadão do Sul/MS,
-Tabela III of the Lei Complementar published on 21/12/2007."""
+São Lourenço do Oeste/SC, Lei nº 1.101/1997 with the alvará table of LC nº 127/2010, Chapadão do Sul/MS,
+Tabela III of the Lei Complementar published on 21/12/2007, Leópolis/PR, Caravelas/BA, and two decrees of the
+Northeast with prices and bans: Brumado/BA, Dec. nº 011/2026, and Conceição/PB, Dec. nº 41/2025."""
 
 from __future__ import annotations
 
@@ -170,3 +171,99 @@ def test_caravelas_holds_its_feira_on_mondays_where_the_mayor_says_and_withdraws
     assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 28/1994, art. 1º) e não lhe comina sanção" in out
     assert main(["quote", "--db", database, "--regime", CARAVELAS]) == 2
     assert "não fixa preços nem taxas" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------ two decrees of the Northeast (2025, 2026)
+
+BRUMADO = "brumado-2026"
+CONCEICAO = "conceicao-2025"
+
+
+def test_brumado_prices_its_festivals_by_the_unit_the_event_the_square_metre_and_the_day(database, capsys):
+    """Dec. 011/2026 of Brumado/BA (its price table, as two public copies give it): a price per unit and per event by
+    activity, per m² for a funfair or a car park, per day for a sound unit — only for the events of 2026."""
+    from reports.regime_sheet import regime_html
+
+    version = _installed(BRUMADO)
+    assert version.effective_from == dt.date(2026, 2, 3)
+    regime = get_regime(BRUMADO)
+    with pytest.raises(UserError, match="unidades"):  # how many stalls the applicant states: asked, never supposed
+        quote(regime, permit_kind="autorizacao-evento", line="acaraje", events=1, year=2026)
+    acaraje = quote(
+        regime, permit_kind="autorizacao-evento", line="acaraje", events=2, year=2026, asked={"unidades": "1"}
+    )
+    assert acaraje.total == Decimal("300.00")  # R$ 150,00 por unidade × 2 eventos
+    line = acaraje.lines[0]
+    assert line.label == "Preço público — Acarajé"
+    assert line.basis.startswith("Dec. 011/2026, tabela de preços")
+    assert any("art. 247, III" in detail for detail in line.details)  # the tax code the decree rests on
+    funfair = quote(regime, permit_kind="autorizacao-area", line="parque-diversoes", area="312,75", events=1, year=2026)
+    assert funfair.total == Decimal("312.75")  # R$ 1,00 por m²
+    sound = quote(regime, permit_kind="autorizacao-som", days=3, year=2026, asked={"unidades": "2"})
+    assert sound.total == Decimal("540.00")  # R$ 90,00 × 2 aparelhos × 3 dias
+    with pytest.raises(UserError, match="por metro quadrado"):  # the table prices a funfair by the m², not the unit
+        quote(
+            regime, permit_kind="autorizacao-evento", line="parque-diversoes", events=1, year=2026,
+            asked={"unidades": "1"},
+        )  # fmt: skip
+    with pytest.raises(UserError, match="eventos de 2026"):  # the decree's prices are the 2026 festivals'
+        quote(regime, permit_kind="autorizacao-evento", line="isopor", events=1, year=2027, asked={"unidades": "1"})
+    with pytest.raises(UserError, match="vigência"):  # a festival before the decree is not priced by it
+        quote(
+            regime, permit_kind="autorizacao-evento", line="isopor", events=1, year=2026, asked={"unidades": "1"},
+            on=dt.date(2026, 1, 20),
+        )  # fmt: skip
+    sheet = regime_html(regime)
+    for said in ("Quando ramo: acarajé: R$&nbsp;150,00 por evento", "R$&nbsp;1,00 por m² e por evento"):
+        assert said in sheet, said
+    assert "2.026" not in sheet  # the year of the refusal is written as a year
+
+    from models.store.bootstrap import close_database
+
+    close_database()
+    argv = ["quote", "--db", database, "--regime", BRUMADO, "--permit-kind", "autorizacao-evento"]
+    assert main([*argv, "--line", "tapioca", "--events", "1", "--input", "unidades=2", "--year", "2026"]) == 0
+    out = capsys.readouterr().out
+    assert "Total: R$ 300,00" in out  # R$ 150,00 × 2 unidades × 1 evento
+    assert "preco-por-evento" in out  # the reading of the period the copies leave open, printed beside it
+
+
+def test_conceicao_bans_who_sells_in_glass_for_two_years_counted_as_the_civil_code_counts(database, capsys):
+    """Dec. 41/2025 of Conceição/PB (arts. 1º to 3º as read): selling drinks in glass at the São João removes the
+    seller from the festival and bars him from selling at public events for 2 years (art. 2º, I) — the last day
+    is printed, on the day of the same number; the sale to minors is forbidden without a sanction (art. 3º)."""
+    from models.enforcement.sanctions import propose_sanction
+    from reports.regime_sheet import regime_html
+
+    version = _installed(CONCEICAO)
+    assert version.effective_from == dt.date(2025, 5, 16)
+    regime = get_regime(CONCEICAO)
+    assert regime.permit_kinds == () and regime.fees == ()  # the text read prices nothing
+    glass = propose_sanction(CONCEICAO, ["vender-em-vidro"], on=dt.date(2025, 6, 21))
+    assert [(s.kind, s.until) for s in glass.sanctions] == [
+        ("impediment", None),
+        ("impediment", dt.date(2027, 6, 21)),
+    ]
+    assert glass.total == Decimal("0.00")
+    ban = glass.sanctions[1]
+    assert ban.basis == "Dec. 41/2025, art. 2º, I"
+    assert "2 anos contados de 21/06/2025" in " ".join(ban.details) and "Código Civil, art. 132, § 3º" in " ".join(
+        ban.details
+    )
+    leap = propose_sanction(CONCEICAO, ["vender-em-vidro"], on=dt.date(2028, 2, 29))
+    assert leap.sanctions[1].until == dt.date(2030, 3, 1)  # no 29/02/2030: the next day
+    minors = propose_sanction(CONCEICAO, ["vender-a-menores"], on=dt.date(2025, 6, 21))
+    assert minors.sanctions == () and minors.items[0].no_sanction
+    with pytest.raises(UserError, match="anterior à vigência do ato"):
+        propose_sanction(CONCEICAO, ["vender-em-vidro"], on=dt.date(2025, 5, 10))
+    sheet = regime_html(regime)
+    assert "proibido de vender em eventos públicos, por 2&nbsp;anos" in sheet or (
+        "proibido de vender em eventos públicos, por 2 anos" in sheet
+    )
+
+    from models.store.bootstrap import close_database
+
+    close_database()
+    penalty = ["penalty", "--db", database, "--regime", CONCEICAO, "--date", "21/06/2025"]
+    assert main([*penalty, "--infraction", "vender-em-vidro"]) == 0
+    assert "por 2 anos, cumulativa: até 21/06/2027" in capsys.readouterr().out

@@ -73,8 +73,9 @@ def _write(tmp_path, name, text):
 
 
 def test_check_reports_every_broken_item_at_once_and_stores_nothing(tmp_path, capsys):
-    text = SHIPPED[0].read_text(encoding="utf-8")
-    regime_id = SHIPPED[0].stem
+    example = default_regimes_folder() / "cabeceira-grande-2012.toml"  # docs/novo-ato.md's: a fee, a fine, documents
+    text = example.read_text(encoding="utf-8")
+    regime_id = example.stem
     broken = text.replace("[[fees]]\n", '[[fees]]\ncolour = "azul"\n', 1)
     broken = broken.replace("[[infractions]]\n", "[[infractions]]\nseverity_x = 1\n", 1)
     broken = broken.replace("[[documents]]\n", "[[documents]]\nlabel_x = true\nlabel_y = 1\n", 1)
@@ -226,3 +227,12 @@ def test_a_mistake_in_the_acts_header_does_not_hide_the_rest():
     text = text.replace("[[fees]]\n", "[[fees]]\nchave_y = 2\n", 1)
     errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {"regime.chave_x", id_path("fees[0].chave_y", _DATA)}
+
+
+def test_a_broken_line_a_formula_names_is_reported_once():
+    """A line the check could not read is not reported again where a fee's table names it (``line == 'x'``):
+    Brumado's price table names each of its 25 lines."""
+    path = default_regimes_folder() / "brumado-2026.toml"
+    text = path.read_text(encoding="utf-8").replace("[[lines]]\n", "[[lines]]\nchave_inexistente = 1\n", 1)
+    errors = check_regime_text(text, path.name, expected_id=path.stem)
+    assert [e.key for e in errors] == ["lines.barraca-alimentacao.chave_inexistente"]

@@ -44,6 +44,24 @@ FACTS = {
         "Retirada imediata",
         "Penalidade: nenhuma — o ato proíbe a conduta (Lei 28/1994, art. 1º) e não lhe comina sanção",
     ],
+    "brumado-2026": [
+        # the price table by the unit and the event, the square metre, the day (a decree of 2026)
+        "Quando ramo: acarajé: R$ 150,00 por evento",
+        "Dec. 011/2026, tabela de preços, acarajé",
+        "× eventos, por evento",  # the period counted, in words
+        "Quando ramo: parque de diversões: R$ 1,00 por m² e por evento",  # each unit it is counted per
+        "Valor = R$ 90,00 × número de aparelhos de som × dias, por dia",
+        "Não se admite: quando ano > 2026",  # a year said as a year, never 2.026
+        "Lei Complementar nº 02/2006 (Código Tributário Municipal), art. 247, III",
+        "artigo da vigência desconhecido",
+    ],
+    "conceicao-2025": [
+        # a ban for a term (art. 2º, I): two years, counted as the Código Civil counts years
+        "proibido de vender em eventos públicos, por 2 anos",
+        "Dec. 41/2025, art. 2º, I",
+        "Penalidade: nenhuma — o ato proíbe a conduta (Dec. 41/2025, art. 3º) e não lhe comina sanção",
+        "Centro Cultural Elba Ramalho",
+    ],
     "sao-lourenco-do-oeste-1997": [
         "0,55 UFRM/dia",
         "art. 2º, § 3º, II",

@@ -35,6 +35,8 @@ def test_regimes_screen_shows_every_shipped_act_with_articles(registry):
         "chapadao-do-sul-2007",
         "leopolis-2003",
         "caravelas-1994",
+        "brumado-2026",
+        "conceicao-2025",
     }
     page.select("chapadao-do-sul-2007")
     text = page.browser.toPlainText()

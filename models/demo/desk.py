@@ -386,7 +386,9 @@ class DemoDesk:
             "sao-lourenco-do-oeste-1997": self.sao_lourenco,
             "chapadao-do-sul-2007": self.chapadao,
             "leopolis-2003": self.leopolis,
-            # caravelas-1994 (Lei 28/94, arts. 1º a 3º as read): the feira's day, hours and rules, no permit to issue
+            "brumado-2026": self.brumado,
+            # caravelas-1994 (Lei 28/94, arts. 1º a 3º as read): the feira's day, hours and rules, no permit to issue;
+            # conceicao-2025 (Dec. 41/2025, arts. 1º a 3º as read): the São João's bans, no permit to issue either
         }
         stories = [
             *(story for regime_id, make in makers.items() if self.runs(regime_id) for story in make()),
@@ -774,6 +776,15 @@ class DemoDesk:
             "leopolis-2003",
             (70, "registro-feirante", 3, {"line": "peixes"}, None),
             (35, "registro-feirante", 3, {"line": "verduras"}, None),
+        )
+
+    def brumado(self):
+        """Dec. 011/2026: an acarajé stall and a sound unit authorised for the São João, each for the festival's
+        days (the decree prices them by the unit, by the event and by the day; the form asks for the counts)."""
+        yield from self._short_licences(
+            "brumado-2026",
+            (165, "autorizacao-evento", 6, {"line": "acaraje"}, 5),
+            (164, "autorizacao-som", 4, {"line": "som"}, 3),
         )
 
     def _short_licences(self, regime: str, *plan):

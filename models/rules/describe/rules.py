@@ -14,7 +14,7 @@ from models.base.money import format_factor
 from models.rules.describe.text import Fact, cap, cite, join_words, lower_first
 from models.rules.describe.words import PER
 from models.rules.fees.formula import bounds_span
-from models.rules.formulas.evaluate import SHOWN_FUNCTIONS, SHOWN_OPS, associative
+from models.rules.formulas.evaluate import SHOWN_FUNCTIONS, SHOWN_OPS, associative, year_text
 from models.rules.formulas.syntax import Binary, Bool, Call, Expr, In, Name, Num, Str, Unary, needs_parentheses, parse
 from models.rules.formulas.syntax import precedence as _precedence
 from models.rules.regimes import Regime
@@ -38,6 +38,11 @@ DESK_WORDS = {
     "line": "ramo",
     "venue": "imóvel",
     "energy": "faixa de energia",
+    # the periods counted (a price per event times the events): said as the act counts them
+    "feira_days": "dias de feira",
+    "events": "eventos",
+    "months": "meses",
+    "fiscal_years": "exercícios",
 }
 #: a number's unit of measure, as said after it: (one, many)
 UNIT_WORDS = {
@@ -70,7 +75,9 @@ def money_words(value: Decimal, unit: str, currency: str) -> str:
         text = measure_words(value, head)
     else:
         text = f"{number} {head}".strip()
-    return f"{text} por {PER_WORDS.get(per.strip(), per.strip())}" if per else text
+    # each unit it is counted per, in words: "R$/m2/evento" is "R$ 1,00 por m² e por evento"
+    pers = [PER_WORDS.get(part.strip(), part.strip()) for part in per.split("/") if part.strip()]
+    return f"{text} por {' e por '.join(pers)}" if pers else text
 
 
 def measure_words(value: Decimal, unit: str) -> str:
@@ -155,7 +162,8 @@ class _Words:
                 category = node.left.name
                 word = self._option(category, node.right.value)
                 return f"{DESK_WORDS.get(category, category)}{':' if node.op == '==' else ' que não seja'} {word}"
-            left, right = self.expr(node.left), self.expr(node.right)
+            left = year_text(node.left, node.right) or self.expr(node.left)
+            right = year_text(node.right, node.left) or self.expr(node.right)
             if needs_parentheses(node, node.left, False) or _worded(node.left):
                 left = f"({left})"
             if (needs_parentheses(node, node.right, True) and not associative(node, node.right)) or _worded(node.right):

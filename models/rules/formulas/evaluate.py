@@ -179,8 +179,13 @@ def shown(
         return f"{name}({'; '.join(walk(a) for a in node.args)})"
 
     def side(node: Expr, other: Expr) -> str:
-        if isinstance(node, Num) and isinstance(other, Name) and other.name == "year":
-            return str(node.value)  # a year is written as a year: 2011, never 2.011
-        return walk(node)
+        return year_text(node, other) or walk(node)
 
     return walk(expr)
+
+
+def year_text(node: Expr, other: Expr) -> str | None:
+    """A number compared with ``year`` written as a year — 2011, never 2.011 —, or None for any other side."""
+    if isinstance(node, Num) and isinstance(other, Name) and other.name == "year":
+        return str(node.value)
+    return None

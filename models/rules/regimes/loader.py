@@ -282,7 +282,8 @@ def _build_regime(root: Node, cited: list[tuple[str, str]], expected_id: str | N
     finally:
         FOUND.reset(token)
     for error in references:
-        if not any(show(ident) in error.reason for ident in broken):
+        # named as the references name it ("ramo" "x") or as a formula quotes it ('x': line == 'x')
+        if not any(show(ident) in error.reason or repr(ident) in error.reason for ident in broken):
             found.append(_in_file(error, root.data, regime))
     attempt(lambda node: _check_articles(regime, node, cited), root)
     return regime
