@@ -49,8 +49,8 @@ def _total(capsys, url, date):
 
 def test_the_installed_acts_are_what_every_desk_reads(database, capsys):
     """The tests' database holds every shipped act (tests/db_templates.py); a real one holds its town's."""
-    # the six of our towns and the six real acts of other decades and states encoded from the docs (issue 29 §7)
-    assert len(SHIPPED) == 12 and {
+    # the six of our towns and the seven real acts of other decades and states encoded from the docs (issue 29 §7)
+    assert len(SHIPPED) == 13 and {
         "cabeceira-grande-2012",
         "sao-lourenco-do-oeste-1997",
         "chapadao-do-sul-2007",
@@ -58,6 +58,7 @@ def test_the_installed_acts_are_what_every_desk_reads(database, capsys):
         "caravelas-1994",
         "brumado-2026",
         "conceicao-2025",
+        "altos-2018",
     } <= set(SHIPPED)
     versions = acts.history()
     assert sorted(v.regime_id for v in versions) == SHIPPED
@@ -120,7 +121,7 @@ def test_init_installs_the_towns_own_file(tmp_path, capsys):
     ("act", "said"),
     [
         ("sjc-2014", "O ato sjc-2014 é de São José dos Campos/SP, não de Olímpia"),
-        ("nenhum-2030", "Ato desconhecido: nenhum-2030. Fornecidos com o Praça: brumado-2026, cabeceira-grande-2012"),
+        ("nenhum-2030", "Ato desconhecido: nenhum-2030. Fornecidos com o Praça: altos-2018, brumado-2026, cabeceira-"),
         ("faltando.toml", "Não foi possível ler faltando.toml"),
         ("MINHA", "é de Minha Cidade/SP, não de Olímpia"),
     ],

@@ -28,6 +28,7 @@ def sqlite_url(sqlite_database):
 
 
 REGIME_IDS = [
+    "altos-2018",
     "brumado-2026",
     "cabeceira-grande-2012",
     "caravelas-1994",

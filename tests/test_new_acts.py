@@ -267,3 +267,40 @@ def test_conceicao_bans_who_sells_in_glass_for_two_years_counted_as_the_civil_co
     penalty = ["penalty", "--db", database, "--regime", CONCEICAO, "--date", "21/06/2025"]
     assert main([*penalty, "--infraction", "vender-em-vidro"]) == 0
     assert "por 2 anos, cumulativa: até 21/06/2027" in capsys.readouterr().out
+
+
+ALTOS = "altos-2018"
+
+
+def test_altos_fines_by_a_share_of_the_minimum_wage_the_authority_fixes(database, capsys):
+    """Dec. 042/2018 of Altos/PI (as a public summary gives it): nothing may be sold on the Praça Cônego Honório
+    (art. 1º); the fine, from a rule the summary does not number, is 10 % to 100 % of the minimum wage in force,
+    which the authority fixes, with the goods taken in under the Código de Posturas."""
+    from models.enforcement.sanctions import propose_sanction
+    from reports.regime_sheet import regime_html
+
+    version = _installed(ALTOS)
+    assert version.effective_from == dt.date(2018, 12, 27)
+    regime = get_regime(ALTOS)
+    assert regime.permit_kinds == () and regime.fees == ()
+    waiting = propose_sanction(ALTOS, ["comercio-na-praca"], on=dt.date(2019, 3, 15))
+    assert [s.kind for s in waiting.sanctions] == ["fine", "seizure"]
+    assert waiting.total == Decimal("0.00")  # the share is the authority's: asked, never supposed
+    fined = propose_sanction(ALTOS, ["comercio-na-praca"], on=dt.date(2019, 3, 15), asked={"percentual": "25"})
+    assert fined.total == Decimal("249.50")  # 25 % de R$ 998,00 (Decreto federal nº 9.661/2019)
+    fine = fined.sanctions[0]
+    assert fine.basis == "Dec. 042/2018, dispositivo da multa, sem número na cópia lida"
+    assert "998,00" in fine.formula
+    over = propose_sanction(ALTOS, ["comercio-na-praca"], on=dt.date(2019, 3, 15), asked={"percentual": "120"})
+    assert over.total == Decimal("0.00") and "fora dos limites do ato — de 10 a 100" in " ".join(
+        over.sanctions[0].details
+    )
+    sheet = regime_html(regime)
+    assert "percentual do salário mínimo que a autoridade fixa ÷ 100 × SM" in sheet  # the fine in words, not "—"
+
+    from models.store.bootstrap import close_database
+
+    close_database()
+    penalty = ["penalty", "--db", database, "--regime", ALTOS, "--date", "15/03/2019"]
+    assert main([*penalty, "--infraction", "estacionar-na-praca", "--input", "percentual=30"]) == 0
+    assert "R$ 299,40" in capsys.readouterr().out  # 30 % de R$ 998,00

@@ -53,8 +53,12 @@ def test_every_shipped_act_is_valid_by_the_schema(validator, path):
     assert errors == []
 
 
+#: docs/novo-ato.md's worked example: a fee, a fine, documents (the first act by name may have none of them)
+EXAMPLE = default_regimes_folder() / "cabeceira-grande-2012.toml"
+
+
 def test_the_schema_refuses_what_the_loader_refuses(validator, schema):
-    data = as_json_data(tomllib.loads(SHIPPED[0].read_text(encoding="utf-8")))
+    data = as_json_data(tomllib.loads(EXAMPLE.read_text(encoding="utf-8")))
     data["fees"][0]["coefficient" if "coefficient" in data["fees"][0] else "label"] = 5.5  # a float
     data["regime"]["colour"] = "azul"  # an unknown key
     del data["regime"]["short"]  # a required one
@@ -73,9 +77,8 @@ def _write(tmp_path, name, text):
 
 
 def test_check_reports_every_broken_item_at_once_and_stores_nothing(tmp_path, capsys):
-    example = default_regimes_folder() / "cabeceira-grande-2012.toml"  # docs/novo-ato.md's: a fee, a fine, documents
-    text = example.read_text(encoding="utf-8")
-    regime_id = example.stem
+    text = EXAMPLE.read_text(encoding="utf-8")
+    regime_id = EXAMPLE.stem
     broken = text.replace("[[fees]]\n", '[[fees]]\ncolour = "azul"\n', 1)
     broken = broken.replace("[[infractions]]\n", "[[infractions]]\nseverity_x = 1\n", 1)
     broken = broken.replace("[[documents]]\n", "[[documents]]\nlabel_x = true\nlabel_y = 1\n", 1)
@@ -223,10 +226,11 @@ def test_check_reports_every_mistake_inside_one_entry(broken):
 
 
 def test_a_mistake_in_the_acts_header_does_not_hide_the_rest():
-    text = SAMPLE.read_text(encoding="utf-8").replace("[regime]\n", "[regime]\nchave_x = 1\n", 1)
+    original = EXAMPLE.read_text(encoding="utf-8")
+    text = original.replace("[regime]\n", "[regime]\nchave_x = 1\n", 1)
     text = text.replace("[[fees]]\n", "[[fees]]\nchave_y = 2\n", 1)
-    errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
-    assert {e.key for e in errors} == {"regime.chave_x", id_path("fees[0].chave_y", _DATA)}
+    errors = check_regime_text(text, EXAMPLE.name, expected_id=EXAMPLE.stem)
+    assert {e.key for e in errors} == {"regime.chave_x", id_path("fees[0].chave_y", tomllib.loads(original))}
 
 
 def test_a_broken_line_a_formula_names_is_reported_once():

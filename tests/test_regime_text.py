@@ -55,6 +55,12 @@ FACTS = {
         "Lei Complementar nº 02/2006 (Código Tributário Municipal), art. 247, III",
         "artigo da vigência desconhecido",
     ],
+    "altos-2018": [
+        # a fine of 10 % to 100 % of the minimum wage, which the authority fixes, from a rule the copy does not number
+        "Dec. 042/2018, dispositivo da multa, sem número na cópia lida",
+        "Finalidade: Conservar o patrimônio público da praça",
+        "Praça Cônego Honório",
+    ],
     "conceicao-2025": [
         # a ban for a term (art. 2º, I): two years, counted as the Código Civil counts years
         "proibido de vender em eventos públicos, por 2 anos",

@@ -37,6 +37,7 @@ def test_regimes_screen_shows_every_shipped_act_with_articles(registry):
         "caravelas-1994",
         "brumado-2026",
         "conceicao-2025",
+        "altos-2018",
     }
     page.select("chapadao-do-sul-2007")
     text = page.browser.toPlainText()

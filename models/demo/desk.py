@@ -388,7 +388,8 @@ class DemoDesk:
             "leopolis-2003": self.leopolis,
             "brumado-2026": self.brumado,
             # caravelas-1994 (Lei 28/94, arts. 1º a 3º as read): the feira's day, hours and rules, no permit to issue;
-            # conceicao-2025 (Dec. 41/2025, arts. 1º a 3º as read): the São João's bans, no permit to issue either
+            # conceicao-2025 (Dec. 41/2025, arts. 1º a 3º as read): the São João's bans, no permit to issue either;
+            # altos-2018 (Dec. 042/2018, as summarised): a square where nothing may be sold, no permit to issue
         }
         stories = [
             *(story for regime_id, make in makers.items() if self.runs(regime_id) for story in make()),

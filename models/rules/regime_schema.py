@@ -88,8 +88,8 @@ def _reader_schemas() -> dict[str, Any]:
     basis = {
         "type": "string",
         "pattern": r"^\s*([Aa][Rr][Tt][Ss]?\.|[Aa][Nn][Ee][Xx][Oo]|[Tt][Aa][Bb][Ee][Ll][Aa]|[Ee][Mm][Ee][Nn][Tt][Aa]"
-        r"|[Pp][Rr][Ee][Ââ][Mm][Bb][Uu][Ll][Oo])",
-        "description": 'o artigo do ato, como "art. 9º, § 2º"',
+        r"|[Pp][Rr][Ee][Ââ][Mm][Bb][Uu][Ll][Oo]|[Dd][Ii][Ss][Pp][Oo][Ss][Ii][Tt][Ii][Vv][Oo])",
+        "description": 'o artigo do ato, como "art. 9º, § 2º" (ou "dispositivo …, sem número na cópia lida")',
     }
     return {
         "text": lambda kw: dict(_TEXT),

@@ -23,7 +23,7 @@ from models.enforcement.penalty_inputs import check_codes, parse_prior, parse_pr
 from models.enforcement.sanctions import PriorOffence, propose_sanction
 from models.rules.deadlines import HolidayCalendar, check_kind, compute_deadline, parse_moment
 from models.rules.fees import fee_quote
-from models.rules.fees.typed import quote_inputs
+from models.rules.fees.typed import parse_asked, quote_inputs
 from models.rules.regimes import Regime, RegimeError, check_in_force
 from models.rules.regimes.loader import checked_regime_text
 from models.rules.regimes.locate import key_lines, line_of
@@ -145,8 +145,9 @@ def _penalty(regime: Regime, case: Case) -> dict[str, Any]:
     )
     given = case.input("year")
     year = given if isinstance(given, int) and not isinstance(given, bool) else case.date.year
+    asked = parse_asked(f"{name}={value}" for name, value in _pairs(case.input("input")))
     proposal = propose_sanction(
-        regime, codes, on=case.date, prior=prior, year=year, unit_values=_unit_values(case, year)
+        regime, codes, on=case.date, prior=prior, year=year, unit_values=_unit_values(case, year), asked=asked
     )
     days = next((s.days for s in proposal.sanctions if s.days is not None), None)
     until = next((s.until for s in proposal.sanctions if s.until is not None), None)

@@ -102,9 +102,13 @@ def sanction_fact(regime: Regime, item: Sanction) -> Fact:
     return fact(regime, sanction(item, currency=regime.currency), item)
 
 
-def fine(item: Fine, currency: str = "R$") -> str:
+def fine(item: Fine, currency: str = "R$", regime: Regime | None = None, infraction: Infraction | None = None) -> str:
     if item is None:
         return "—"
+    if item.formula is not None and regime is not None and infraction is not None:  # the act's computation, in words
+        from models.rules.describe.rules import fine_formula_words
+
+        return fine_formula_words(regime, item, infraction.code, infraction.label)
     if item.admin_defined:
         return "definida pela Administração"
     if item.amount is not None:
@@ -151,7 +155,7 @@ def infraction_facts(regime: Regime, inf: Infraction) -> list[Fact]:
     """Everything an infraction entails: its fine, ladder and every extra sanction, with their articles."""
     out = []
     if inf.fine is not None:
-        out.append(fact(regime, f"Multa: {fine(inf.fine, regime.currency)}", inf.fine))
+        out.append(fact(regime, f"Multa: {fine(inf.fine, regime.currency, regime, inf)}", inf.fine))
     if inf.ladder:
         ladder = regime.ladder(inf.ladder)
         label = ladder.label if ladder.label.lower().startswith("gradação") else f"Gradação: {ladder.label}"

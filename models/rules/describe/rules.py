@@ -20,7 +20,7 @@ from models.rules.formulas.syntax import precedence as _precedence
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
 from models.rules.regimes.legacy_fees import as_formulas
-from models.rules.regimes.model import Fee
+from models.rules.regimes.model import Fee, Fine
 from models.rules.regimes.model.fees import SETTERS
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 
@@ -227,6 +227,23 @@ def rule_facts(regime: Regime, fee: Fee) -> list[Fact]:
     for formula_fee in formulas:
         out.extend(_one(regime, formula_fee))
     return out
+
+
+def fine_formula_words(regime: Regime, fine: Fine, code: str, label: str) -> str:
+    """A fine the act writes as a computation, in words — the formula, then each value it leaves to someone with
+    its bounds ("percentual do salário mínimo que a autoridade fixa ÷ 100 × SM; …: valor que a autoridade
+    informa, de 10 a 100")."""
+    program = program_for(regime, fine.as_fee(code, label))
+    if program.errors:  # a mistake the checker reports; nothing to say in words
+        return "por fórmula"
+    words = _Words(regime, program)
+    said = [words.expr(program.formula)]
+    done: set[str] = set()
+    while len(done) < len(words.read):
+        name = words.read[len(done)]
+        done.add(name)
+        said.extend(lower_first(item.text) for item in _value_facts(regime, program, words, name))
+    return "; ".join(said)
 
 
 def _one(regime: Regime, fee: Fee) -> list[Fact]:

@@ -70,7 +70,7 @@ def _inputs(node: Node, kind: str) -> tuple[tuple[str, CaseInput], ...]:
     # admin-value (--admin-value TAXA=VALOR), input (--input NOME=VALOR: what a formula leaves open), unit-value
     tables = {
         "quote": ("admin-value", "input", "unit-value"),
-        "penalty": ("unit-value",),
+        "penalty": ("input", "unit-value"),  # input: what a fine written as a formula leaves to the authority
         "deadline": (),
         "score": (),
     }[kind]

@@ -14,7 +14,10 @@ DECIMAL_RE = re.compile(r"^-?\d+(\.\d+)?$")
 HEX_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 MONTH_DAY_RE = re.compile(r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
-BASIS_RE = re.compile(r"^(arts?\.|anexo|tabela|ementa|preâmbulo)", re.IGNORECASE)
+#: what a ``basis`` may start with: an article, an annex, a table, the ementa, the preamble, or — where the copy read
+#: does not number the rule (a summary that reproduces the act) — "dispositivo …", saying so: "dispositivo da multa,
+#: sem número na cópia lida" (issue 29 §7, Altos/PI)
+BASIS_RE = re.compile(r"^(arts?\.|anexo|tabela|ementa|preâmbulo|dispositivo)", re.IGNORECASE)
 
 #: the money an act's amounts are written in (``[regime] currency``): real, cruzeiro (1942 and 1970), cruzeiro novo,
 #: cruzado, cruzado novo, cruzeiro real — printed as such; a conversion to reais only where a rule says it
