@@ -203,6 +203,29 @@ def sao_bento_by_kind_text() -> str:
     return SAO_BENTO_TEXT[:start] + SAO_BENTO_OCCUPATION_BY_KIND.lstrip("\n") + SAO_BENTO_TEXT[end:]
 
 
+#: the acts whose fee the Administration sets, with that fee's id: written as formula fees whose value is the
+#: Administration's (``fee_value = true``) since issue 29 §6
+ADMINISTRATION_FEES = {
+    "cabeceira-grande-2012": "taxa-licenca",
+    "ilha-comprida-2017": "tributos-devidos",
+    "sapezal-2014": "licenca",
+}
+
+
+def administration_fee_by_kind_text(name: str) -> str:
+    """The shipped act ``name`` with its fee the Administration sets in the older wording, as the file said it before
+    its formula (``kind = "fixed"``, ``admin_defined = true``; its period, article and notes as they are)."""
+    text = (FOLDER / f"{name}.toml").read_text(encoding="utf-8")
+    fee_id = ADMINISTRATION_FEES[name]
+    start = text.index(f'[[fees]]\nid = "{fee_id}"')
+    asked = text.index("\n[[fees.inputs]]\n", start)
+    end = text.index("\n\n", asked + 1)
+    fee = text[start:asked]
+    head, rule = fee.split('kind = "formula"\n', 1)
+    rule = rule.split("\n", 1)[1]  # the formula (the value asked) goes: the older kind says it with admin_defined
+    return text[:start] + head + 'kind = "fixed"\nadmin_defined = true\n' + rule + text[end + 1 :]
+
+
 def sao_bento_text() -> str:
     return SAO_BENTO_TEXT + OCCUPATION_AS_FORMULA
 

@@ -244,9 +244,7 @@ def test_a_ban_until_the_end_of_the_civil_year_ends_on_its_last_day(database, tm
 def test_payment_due_as_the_act_says_it(database, tmp_path, capsys, due, text):
     extra = ""
     path = _act(tmp_path, currency="", extra=extra, regime_id="vencimento-2012")
-    body = path.read_text(encoding="utf-8").replace(
-        'admin_defined = true\nbasis = "art. 3º"', f'admin_defined = true\n{due}\nbasis = "art. 3º"', 1
-    )
+    body = path.read_text(encoding="utf-8").replace('id = "taxa-licenca"\n', f'id = "taxa-licenca"\n{due}\n', 1)
     assert due in body
     path.write_text(body, encoding="utf-8")
     assert main(["--db", database, "regimes", "install", str(path)]) == 0
@@ -324,8 +322,6 @@ def test_the_months_charges_fall_due_as_the_act_says(due, expected):
     paid at each event, on the day it is issued (at the event)."""
     from models.billing.charges.steps import due_for
 
-    text = CABECEIRA.replace(
-        'admin_defined = true\nbasis = "art. 3º"', f'admin_defined = true\ndue = {due}\nbasis = "art. 3º"', 1
-    )
+    text = CABECEIRA.replace('id = "taxa-licenca"\n', f'id = "taxa-licenca"\ndue = {due}\n', 1)
     fee = load_regime_text(text, "cabeceira-grande-2012.toml").fee("taxa-licenca")
     assert due_for(fee, None, issued=dt.date(2026, 6, 1), period_end=dt.date(2026, 6, 30)) == expected

@@ -299,14 +299,16 @@ def test_what_a_fee_asks_is_the_same_said_either_way():
     """The interface answers alike for each fee of the old kinds and for the formula it becomes: the inputs it
     reads (São José dos Campos' area fee reads the line that caps the area, in its refusals), its period, the value
     it leaves to the Administration, and its deposit (the formula's own deposit fee)."""
-    from formula_acts import sao_bento_by_kind_text
+    from formula_acts import ADMINISTRATION_FEES, administration_fee_by_kind_text, sao_bento_by_kind_text
 
     from models.rules.regimes import load_regime_text, shipped_regimes_from_files
 
     compared = 0
-    # São Bento's occupation price in its older kind (linear-metre), as the file said it before its formula
+    # São Bento's occupation price in its older kind (linear-metre), as the file said it before its formula; and
+    # the fees the Administration sets, in their older kind (fixed, admin_defined), as their files said them
     by_kind = load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml")
-    for regime in [*shipped_regimes_from_files().values(), by_kind]:
+    admin_by_kind = [load_regime_text(administration_fee_by_kind_text(n), f"{n}.toml") for n in ADMINISTRATION_FEES]
+    for regime in [*shipped_regimes_from_files().values(), by_kind, *admin_by_kind]:
         converted = said_as_formulas(regime)
         for fee in regime.fees:
             if fee.kind == "formula":

@@ -11,7 +11,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from formula_acts import sao_bento_by_kind_text
+from formula_acts import ADMINISTRATION_FEES, administration_fee_by_kind_text, sao_bento_by_kind_text
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -26,9 +26,14 @@ from models.services import act_cases
 
 FILES = sorted(default_regimes_folder().glob("*.toml"))
 SHIPPED = {path.stem: load_regime_text(path.read_text(encoding="utf-8"), path) for path in FILES}
-#: the acts as the converter reads them: São Bento's occupation price in its older kind (``linear-metre``), as the
-#: file said it before it was written as its formula
-REGIMES = {**SHIPPED, "sao-bento-2026": load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml")}
+#: the acts as the converter reads them: São Bento's occupation price in its older kind (``linear-metre``), and the
+#: fees the Administration sets in theirs (``fixed``, ``admin_defined``), as the files said them before they were
+#: written as formulas
+REGIMES = {
+    **SHIPPED,
+    "sao-bento-2026": load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml"),
+    **{n: load_regime_text(administration_fee_by_kind_text(n), f"{n}.toml") for n in ADMINISTRATION_FEES},
+}
 
 
 def converted(regime: Regime) -> Regime:

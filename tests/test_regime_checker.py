@@ -32,7 +32,7 @@ def test_a_file_with_ten_independent_defects_gets_all_ten_in_one_run():
             assert at.startswith("documents =")
         else:
             assert at.startswith(f"{last} ="), (error.key, error.line, at)
-    assert 'quis dizer "fixed"?' in next(e.reason for e in errors if e.key == "fees.taxa-licenca.kind")
+    assert 'quis dizer "formula"?' in next(e.reason for e in errors if e.key == "fees.taxa-licenca.kind")
 
 
 def test_the_check_prints_each_error_with_its_line_and_stores_nothing(tmp_path, capsys):
@@ -86,7 +86,7 @@ def test_a_missing_act_does_not_hide_the_rest():
 
 def test_a_reference_is_checked_even_when_another_item_is_broken_but_not_one_to_the_broken_item():
     text = SAMPLE.read_text(encoding="utf-8")
-    text = text.replace('kind = "fixed"', 'kind = "fixo"', 1)  # the fee is broken: permit_kinds names it
+    text = text.replace('kind = "formula"', 'kind = "formulario"', 1)  # the fee is broken: permit_kinds names it
     text = text.replace('ladder = "apreensao"', 'ladder = "multa"', 1)
     errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {"fees.taxa-licenca.kind", "infractions.sem-licenca.ladder"}

@@ -518,10 +518,12 @@ def test_sanctions_keep_the_acts_word_and_its_discretion():
 
 def test_fees_left_open_are_not_called_fixed():
     sjc = REGIMES["sjc-2014"]
-    assert describe.fee_kind(sjc.fee("rateio-energia-banheiros")).startswith("valor definido pela Administração")
+    assert describe.fee_kind(sjc, sjc.fee("rateio-energia-banheiros")).startswith("valor definido pela Administração")
     olimpia = REGIMES["olimpia-2025"]
-    assert describe.fee_kind(olimpia.fee("street-vending-tax")).startswith("valor definido pela Administração, por dia")
-    assert describe.fee_kind(olimpia.fee("depot-feira")) == "por dia"
+    assert describe.fee_kind(olimpia, olimpia.fee("street-vending-tax")).startswith(
+        "valor definido pela Administração, por dia"
+    )
+    assert describe.fee_kind(olimpia, olimpia.fee("depot-feira")) == "por dia"
 
 
 def test_a_conduct_forbidden_without_a_sanction_is_said_so_not_cited_as_its_penalty():

@@ -20,6 +20,7 @@ from models.rules.describe.text import (
 )
 from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
 from models.rules.fees.formula import bounds_span
+from models.rules.fees.needs import fee_needs
 from models.rules.formulas.evaluate import shown
 from models.rules.formulas.syntax import parse
 from models.rules.regimes import Regime
@@ -76,12 +77,12 @@ def tier_condition(tier: EnergyTier, regime: Regime) -> str:
     return ", ".join(parts)
 
 
-def fee_kind(fee: Fee) -> str:
-    """What kind of charge a fee is — never "valor fixo" for a value the act leaves open."""
-    per = f", {PER.get(fee.per, fee.per)}" if fee.per else ""
-    if fee.kind in ("fixed", "per-day") and fee.admin_defined:
-        if fee.kind == "per-day":
-            per = ", por dia"
+def fee_kind(regime: Regime, fee: Fee) -> str:
+    """What kind of charge a fee is — never "valor fixo" for a value the act leaves open (its whole value left to
+    the Administration, whatever its wording: ``fee_needs(…).administration``)."""
+    needs = fee_needs(regime, fee)
+    if needs.administration is not None:
+        per = f", {PER.get(needs.per, needs.per)}" if needs.per else ""
         return (
             "valor definido pela Administração"
             + (per or "; o ato não fixa a periodicidade")
@@ -159,7 +160,7 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
         per = f" {PER.get(fee.per, fee.per)}" if fee.per else (" por dia" if fee.kind == "per-day" else "")
         head = f"{'Valor fixo: ' if fee.kind == 'fixed' else ''}{amount(fee.amount, regime.currency)}{per}"
     else:
-        head = cap(fee_kind(fee))
+        head = cap(fee_kind(regime, fee))
     out = [fact(regime, head, fee)]
     rules = rule_facts(regime, fee)
     if rules:
@@ -223,7 +224,8 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
                     index,
                 )
             )
-    elif fee.kind == "formula":
+    elif fee.kind == "formula" and fee_needs(regime, fee).administration is None:
+        # (a value the Administration sets is typed by the fee's id: its rule in words above says it all)
         out.extend(_formula_facts(regime, fee))
     elif fee.kind == "venue-table":
         for v in fee.venues:

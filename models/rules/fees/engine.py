@@ -12,7 +12,7 @@ from typing import Any
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, to_decimal
-from models.rules.fees.formula import checked_asked, formula_line
+from models.rules.fees.formula import bounds_text, checked_asked, formula_line
 from models.rules.fees.inputs import (
     Inputs,
     day_count,
@@ -23,6 +23,7 @@ from models.rules.fees.inputs import (
     period_text,
     regime_of,
 )
+from models.rules.fees.needs import fee_needs, fees_needs
 from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import program_for
@@ -69,7 +70,9 @@ def fee_quote(
     when ``line`` or ``area`` is given, ``energy`` when ``energy`` is a tier id
     (``"low"``, ``"high"``…), ``venue-table`` when ``venue`` is given. ``fixed``
     and ``per-day`` fees are priced only when named (``fees``/``permit_kind``);
-    an ``admin_defined`` one needs its value in ``admin_values`` (R$, by fee id).
+    one whose value the act leaves to the Administration (``fee_needs(…).administration``:
+    ``admin_defined``, or a formula's ``fee_value`` input) needs its value in ``admin_values``
+    (R$, by fee id) — or by its asked name in ``asked``.
     An energy fee is skipped when ``energy="none"``.
 
     Sizes are metres (``Decimal``, ``int`` or text such as ``"4,00"``; never
@@ -133,9 +136,9 @@ def fee_quote(
         year=year,
         overrides=unit_overrides,
         index_factors=decimal_map(index_factors, "Fator de correção"),
-        admin_values=_admin_values(regime, admin_values),
+        admin_values=_admin_values(regime, {**_by_name(regime, asked), **(admin_values or {})}),
         exemption=exemption,
-        asked=checked_asked(regime, asked),
+        asked=checked_asked(regime, {k: v for k, v in (asked or {}).items() if k not in _owners(regime, asked)}),
         asked_by=asked_by,
         periods=period_counts(
             {"feira_days": feira_days, "events": events, "months": months, "fiscal_years": fiscal_years}
@@ -282,9 +285,10 @@ def _price_fee(
     if BY_KIND.get() and fee.kind != "formula":
         _price_by_kind(regime, fee, inp, tier_owner, lines)
         return
+    administration = fee_needs(regime, fee).administration
     for formula in formulas_of(regime, fee):
         asked: Mapping[str, Decimal] = inp.asked
-        admin = formula.inputs[0].name if formula.admin_defined and formula.inputs else None
+        admin = administration if any(item.name == administration for item in formula.inputs) else None
         if admin is not None and fee.id in inp.admin_values:
             # the value the Administration set, given by the fee's id: the value the formula asks for
             asked = {**asked, admin: inp.admin_values[fee.id]}
@@ -398,12 +402,30 @@ def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str
     return notes
 
 
+def _owners(regime: Regime, asked: Mapping[str, Any] | None) -> dict[str, str]:
+    """The fee whose own value each of the Administration's values is, by the value's name (none asked: none)."""
+    if not asked:
+        return {}
+    return {n.administration: n.fee for n in fees_needs(regime) if n.administration is not None}
+
+
+def _by_name(regime: Regime, asked: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A fee's own value typed by its name (``--input valor_licenca=…``), as if by the fee's id: both wordings of
+    the fee — a formula's ``fee_value``, an older ``admin_defined`` — take it alike."""
+    owners = _owners(regime, asked)
+    return {owners[name]: value for name, value in (asked or {}).items() if name in owners}
+
+
 def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
-    """R$ values of the fees the act leaves to the administration, by fee id (cents at most)."""
+    """R$ values of the fees the act leaves to the administration, by fee id (cents at most, within the bounds the
+    act sets for the value, if any)."""
     result: dict[str, Decimal] = {}
-    admin_ids = [f.id for f in regime.fees if f.admin_defined]
-    for key, value in (values or {}).items():
-        if key not in admin_ids:
+    if not values:
+        return result
+    owned = {n.fee: n for n in fees_needs(regime) if n.administration is not None}
+    admin_ids = list(owned)
+    for key, value in values.items():
+        if key not in owned:
             known = (
                 f"Preços definidos pela Administração neste regime: {', '.join(admin_ids)}."
                 if admin_ids
@@ -428,6 +450,13 @@ def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
             raise UserError(
                 f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
                 "duas casas decimais (centavos).",
+                field="admin_value",
+            )
+        item = next(i for i in owned[key].asked if i.name == owned[key].administration)
+        if (item.minimum is not None and number < item.minimum) or (item.maximum is not None and number > item.maximum):
+            raise UserError(
+                f"Valor informado para '{key}': {format_factor(number)} fora dos limites do ato — "
+                f"{bounds_text(regime, item)}.",
                 field="admin_value",
             )
         result[key] = number
@@ -456,6 +485,9 @@ def _check_equipment_limits(regime: Regime, inp: Inputs) -> None:
 def _nothing_to_price(regime: Regime) -> str:
     hints = []
     kinds = {f.kind for f in regime.fees}
+    # a fee whose value the Administration sets is asked for by its id, whatever its wording
+    by_id = [f for f in regime.fees if f.kind in ("fixed", "per-day") or fee_needs(regime, f).administration]
+    formulas = [f for f in regime.fees if f.kind == "formula" and f not in by_id]
     if "linear-metre" in kinds:
         hints.append("o equipamento e a frente (metros)")
     if "per-area-month" in kinds:
@@ -464,14 +496,10 @@ def _nothing_to_price(regime: Regime) -> str:
         hints.append("a faixa de energia")
     if "venue-table" in kinds:
         hints.append("o imóvel e os dias")
-    if "formula" in kinds:
-        hints.append(
-            "os dados que as fórmulas leem, ou o preço pelo id ("
-            + ", ".join(f.id for f in regime.fees if f.kind == "formula")
-            + ")"
-        )
-    if {"fixed", "per-day"} & kinds:
-        hints.append("o preço pelo id (" + ", ".join(f.id for f in regime.fees if f.kind in ("fixed", "per-day")) + ")")
+    if formulas:
+        hints.append("os dados que as fórmulas leem, ou o preço pelo id (" + ", ".join(f.id for f in formulas) + ")")
+    if by_id:
+        hints.append("o preço pelo id (" + ", ".join(f.id for f in by_id) + ")")
     if not hints:
         return f"O regime {regime.id} ({regime.short}) não fixa preços nem taxas."
     return f"Nada a calcular no regime {regime.id}: informe " + ", ou ".join(hints) + "."

@@ -18,7 +18,7 @@ from typing import Any
 from models.rules.formulas.syntax import FormulaError, names, parse
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import fee_expressions, program_for
-from models.rules.regimes.legacy_fees import admin_value_name
+from models.rules.regimes.legacy_fees import admin_value_input
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput
 
@@ -134,14 +134,8 @@ def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
         for node in names(tree):
             if node.name in NEED_WORDS and node.name in program.reads:
                 found.setdefault(node.name, _cited_basis(fee, key, node.name) or _expression_basis(fee, key))
-    administration = None
-    rule = _rule_names(fee)
-    for item in fee.inputs:
-        unit = item.unit.split("/")[0].strip()
-        money = unit == "R$" or unit in regime.units_by_code
-        if item.name in rule and item.set_by == "administration" and money:
-            administration = item.name
-            break
+    # the value the fee's whole value is, as the file declares it (fee_value = true; checked by the checker)
+    administration = next((item.name for item in fee.inputs if item.fee_value), None)
     return FeeNeeds(
         fee=fee.id,
         inputs=_ordered(found),
@@ -150,26 +144,6 @@ def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
         asked=fee.inputs,
         administration=administration,
     )
-
-
-def _rule_names(fee: Fee) -> set[str]:
-    """The names the general rule reads, through its terms (not the exceptions')."""
-    terms = {term.name: term for term in fee.terms}
-    seen: set[str] = set()
-    todo = [fee.formula or "0"]
-    while todo:
-        try:
-            tree = parse(todo.pop())
-        except FormulaError:  # reported by the checker
-            continue
-        for node in names(tree):
-            if node.name in seen:
-                continue
-            seen.add(node.name)
-            term = terms.get(node.name)
-            if term is not None and term.formula is not None:
-                todo.append(term.formula)
-    return seen
 
 
 # --------------------------------------------------------------------------- the old kinds
@@ -221,18 +195,9 @@ def _kind_needs(regime: Regime, fee: Fee) -> FeeNeeds:
             per = "day"
         if per == "day":
             found["days"] = fee.basis
-        if fee.admin_defined:
-            administration = admin_value_name(fee.id)
-            asked = (
-                AskedInput(
-                    name=administration,
-                    label="Valor definido pela Administração" + (" (por dia)" if per == "day" else ""),
-                    basis=fee.basis,
-                    unit="R$/dia" if per == "day" else "R$",
-                    set_by="administration",
-                    basis_act=fee.basis_act,
-                ),
-            )
+        item = admin_value_input(fee)
+        if item is not None:
+            administration, asked = item.name, (item,)
     return FeeNeeds(fee.id, _ordered(found), per, deposit, asked, administration)
 
 
@@ -319,21 +284,15 @@ def engine_values(
     by_name: Mapping[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The values typed at a desk as the fee engine takes them (``admin_values`` and ``asked``), whatever the
-    fees' wording: a fee's whole value left to the Administration typed by the fee's id (``by_fee``) or by its
-    asked name, and a value a formula asks typed by its name (``by_name``)."""
-    owners = {n.administration: n for n in fees_needs(regime) if n.administration is not None}
-    admin: dict[str, Any] = {}
+    fees' wording: a fee's whole value left to the Administration (:attr:`FeeNeeds.administration`) typed by the
+    fee's id (``by_fee``) or by its asked name goes by the fee's id (``admin_values``: an amount in centavos, within
+    the act's bounds), and any other value a formula asks by its name (``asked``)."""
+    owners = {n.administration: n.fee for n in fees_needs(regime) if n.administration is not None}
+    admin: dict[str, Any] = dict(by_fee or {})  # an id that is no such fee: the engine says so
     asked: dict[str, Any] = {}
-    for fee_id, value in (by_fee or {}).items():
-        needs = fee_needs(regime, fee_id) if fee_id in {f.id for f in regime.fees} else None
-        if needs is None or needs.administration is None or regime.fee(fee_id).admin_defined:
-            admin[fee_id] = value  # the fee-kind wording (or not such a fee: the engine says so)
-        else:
-            asked[needs.administration] = value
     for name, value in (by_name or {}).items():
-        owner = owners.get(name)
-        if owner is not None and regime.fee(owner.fee).admin_defined:
-            admin[owner.fee] = value
+        if name in owners:
+            admin[owners[name]] = value
         else:
             asked[name] = value
     out: dict[str, dict[str, Any]] = {}

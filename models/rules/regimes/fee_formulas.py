@@ -161,6 +161,67 @@ def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
             yield f"says[{i}].text[{j}]", said
 
 
+def rule_names(fee: Fee) -> set[str]:
+    """The names a formula fee's general rule reads, itself or through its terms (not the exceptions')."""
+    terms = {term.name: term for term in fee.terms}
+    seen: set[str] = set()
+    todo = [fee.formula or "0"]
+    while todo:
+        try:
+            tree = parse(todo.pop())
+        except FormulaError:  # reported at its key
+            continue
+        for node in names(tree):
+            if node.name in seen:
+                continue
+            seen.add(node.name)
+            term = terms.get(node.name)
+            if term is not None and term.formula is not None:
+                todo.append(term.formula)
+    return seen
+
+
+def fee_value_mistakes(regime: Regime, fee: Fee) -> list[tuple[str, str]]:
+    """What is wrong with the value a fee declares as its own, left to the Administration (``[[fees.inputs]]
+    fee_value = true``), each at its key inside the fee: it is set by the Administration, in money (R$ or a fiscal
+    unit, per a period or not), one per fee, and read by the general rule (it *is* the fee's value)."""
+    found: list[tuple[str, str]] = []
+    declared: str | None = None
+    rule = rule_names(fee) if any(item.fee_value for item in fee.inputs) else set()
+    for j, item in enumerate(fee.inputs):
+        if not item.fee_value:
+            continue
+        if declared is not None:
+            found.append((f"inputs[{j}].fee_value", f"um preço tem um só valor próprio (já declarado: {declared!r})"))
+            continue
+        declared = item.name
+        if item.set_by != "administration":
+            found.append(
+                (
+                    f"inputs[{j}].set_by",
+                    "o valor do próprio preço (fee_value = true) é o que a Administração fixa: use set_by = "
+                    '"administration"',
+                )
+            )
+        money = item.unit.split("/")[0].strip()
+        if money != "R$" and money not in regime.units_by_code:
+            found.append(
+                (
+                    f"inputs[{j}].unit",
+                    'o valor do próprio preço (fee_value = true) é dinheiro: unit = "R$" (ou "R$/dia", '
+                    '"R$/exercicio"…) ou uma unidade fiscal de [[units]]',
+                )
+            )
+        if item.name not in rule:
+            found.append(
+                (
+                    f"inputs[{j}].fee_value",
+                    f"o valor do próprio preço ({item.name!r}) precisa estar na regra geral (formula) do preço",
+                )
+            )
+    return found
+
+
 def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     """``fee`` (``kind = "formula"``) checked against ``regime``. Each expression with a mistake is recorded in
     ``errors`` as (its key inside the fee, the :class:`FormulaError`); the others are still checked."""

@@ -422,6 +422,7 @@ def parse_asked_input(node: Node) -> AskedInput:
         basis_act=node.basis_act(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),
+        fee_value=node.boolean("fee_value"),
     )
     node.done()
     return result

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from models.rules.regimes.errors import RegimeError
-from models.rules.regimes.fee_formulas import FeeProgram, compile_fee, fee_circles
+from models.rules.regimes.fee_formulas import FeeProgram, compile_fee, fee_circles, fee_value_mistakes
 from models.rules.regimes.model import Amount, Sanction
 from models.rules.regimes.reader import FOUND, Node, meant, show
 from models.rules.regimes.regime import Regime
@@ -259,6 +259,8 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         programs[fee.id], positions[fee.id] = program, i
         for key, error in program.errors:
             fail(f"fees[{i}].{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+        for key, reason in fee_value_mistakes(regime, fee):
+            fail(f"fees[{i}].{key}", reason)
     for i, infraction in enumerate(regime.infractions):  # a fine written as a formula: the same language
         fine = infraction.fine
         if fine is None or fine.formula is None:
@@ -266,6 +268,12 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         program = compile_fee(regime, fine.as_fee(infraction.code, infraction.label))
         for key, error in program.errors:
             fail(f"infractions[{i}].fine.{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+        for j, item in enumerate(fine.inputs):
+            if item.fee_value:
+                fail(
+                    f"infractions[{i}].fine.inputs[{j}].fee_value",
+                    "fee_value só num preço ([[fees]]): a multa que a autoridade fixa é admin_defined = true",
+                )
     for circle in fee_circles(programs):
         fail(
             f"fees[{positions[circle[0]]}].formula", "preços que somam uns aos outros em círculo: " + " → ".join(circle)

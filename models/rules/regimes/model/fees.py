@@ -270,6 +270,10 @@ class AskedInput:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: the value *is* the fee's own (per its period), which the act leaves to the Administration (``fee_value =
+    #: true``): the fee is assessed apart — not priced with the application, charged once the value is set, typed
+    #: by the fee's id too (``--admin-value FEE=VALOR``). Declared in the file, never guessed
+    fee_value: bool = False
 
 
 @dataclass(frozen=True)
