@@ -72,6 +72,7 @@ from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
 from models.rules.fees import QuoteLine
+from models.rules.fees.needs import fee_needs
 from models.rules.regimes import Regime, check_in_force, get_regime
 from models.rules.regimes.model import Amount, Fee, Infraction, Ladder, Reading, Sanction
 from models.rules.regimes.model.fees import AskedInput
@@ -1172,14 +1173,14 @@ def _sanction(
     elif s.kind == "seizure" and regime.seizure is not None and regime.seizure.depot_fee is not None:
         fee = regime.seizure.depot_fee
         where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
-        if fee.amount is not None:
+        if fee_needs(regime, fee.as_fee()).administration is not None:
+            details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
+        elif fee.amount is not None:
             per = describe.PER.get(fee.per or "", "")
             details.append(
                 f"Diária de depósito: {describe.amount(fee.amount, regime.currency)} {per}{where} "
                 f"({regime.cite_item(fee)})."
             )
-        elif fee.admin_defined:
-            details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
     if s.discretionary:
         if s.one_of:
             details.append("Alternativa: a autoridade impõe uma só das sanções alternativas, com o motivo.")

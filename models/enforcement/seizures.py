@@ -18,6 +18,7 @@ from models.enforcement.proposal import unit_value_overrides
 from models.enforcement.reading import charges_of, items_of
 from models.enforcement.tables import ZERO, Record, RecordCharge, SeizedItem, acting_user, day_text, record_event
 from models.rules import describe
+from models.rules.fees.needs import fee_needs
 from models.rules.regimes import act_money, get_regime
 from models.store.db import db, update_versioned
 
@@ -72,10 +73,11 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
         return None
     days = max((on - start).days, 0 if since else 1)
     basis = regime.cite_item(rule)
-    if rule.amount is None:
+    if fee_needs(regime, rule.as_fee()).administration is not None:
         return DepotFee(
             days, None, "preço do depósito definido pela Administração", basis, start, on, admin_defined=True
         )
+    assert rule.amount is not None, "the loader requires an amount unless the Administration sets it"
     overrides = unit_value_overrides(regime)
     per_year: dict[int, int] = defaultdict(int)
     for i in range(days):

@@ -18,6 +18,7 @@ from models.rules.describe.text import (
     years,
 )
 from models.rules.describe.words import CLOSED_DAY_RULES, EVENTS, PER, SANCTIONS, SCOPES
+from models.rules.fees.needs import fee_needs
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Deadline, Fine, Infraction, Ladder, LadderStep, Penalties, Sanction, Seizure
 
@@ -251,7 +252,7 @@ def seizure_facts(regime: Regime, seizure: Seizure) -> list[Fact]:
     if fee is not None:
         value = (
             "definida pela Administração"
-            if fee.admin_defined
+            if fee_needs(regime, fee.as_fee()).administration is not None
             else f"{amount(fee.amount, regime.currency)} {PER.get(fee.per or '', fee.per or '')}".strip()
         )
         where = (" — só em " + ", ".join(SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""

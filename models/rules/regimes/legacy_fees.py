@@ -12,6 +12,7 @@ different units (R$ here, UFESP there) is the one shape it refuses (``ValueError
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 def admin_value_name(fee_id: str) -> str:
     """The name of the value asked for where the act leaves a fee's value to the Administration: one per fee
     (``valor_taxa_licenca``), as an asked name means one thing across the act."""
-    return "valor_" + fee_id.replace("-", "_")
+    return "valor_" + re.sub(r"[^a-z0-9_]", "_", fee_id)  # a name of the language: ``apreensao:deposito`` too
 
 
 def _unit(amount_unit: str, per: str = "") -> str:
