@@ -208,6 +208,50 @@ def test_the_checker_reports_each_mistake_of_a_declared_value_at_its_id_path():
     assert [e.key for e in errors] == ["infractions.evento-sem-autorizacao.fine.inputs.valor_licenca.fee_value"]
 
 
+def test_the_value_set_at_the_desk_is_the_months_charge_with_who_set_it(keys, app_ready, qtbot):
+    """Sapezal's licence fee (Lei 1.171/2014, art. 8º: left to a decree): the month does not invent it — it lists the
+    permit with the reason — and once the value the clerk typed at the price simulator is on the application, the
+    month charges it, with the value and who set it."""
+    from factories import person, sapezal_licence
+
+    from models.billing.charges import generate_month, plan_month
+    from models.registry.applications import Application
+    from views.price_simulator import PriceSimulator
+    from views.widgets import current_user_name
+
+    permit = sapezal_licence(keys, person("João Sapezal"), on=dt.date(2026, 8, 3))
+    plan = plan_month(2026, 9, today=dt.date(2026, 9, 1))
+    assert not [c for c in plan.to_create if c.permit_number == permit.number]
+    reason = next(s for s in plan.skipped if s.startswith(f"Permissão nº {permit.number}"))
+    assert "valor definido pela Administração (Lei 1.171/2014, art. 8º)" in reason
+
+    sim = PriceSimulator()
+    qtbot.addWidget(sim)
+    sim.show()
+    sim.refresh()
+    sim.select_regime("sapezal-2014")
+    sim.date.set_date(dt.date(2026, 8, 3))
+    sim.permit_kind.setCurrentIndex(sim.permit_kind.findData(permit.permit_kind))
+    sim.settle()
+    assert "definido pela Administração" in sim.error.text()
+    sim.admin_edits["licenca"].setText("85,00")
+    sim.settle()
+    assert sim.error.text() == ""
+    frozen = sim.last_quote.to_dict()
+    clerk = current_user_name()
+    assert clerk and frozen["lines"][0]["asked"][0]["set_by"] == clerk
+    Application.update(quote_json=json.dumps(frozen)).where(Application.id == permit.application).execute()
+
+    plan = plan_month(2026, 9, today=dt.date(2026, 9, 1))
+    assert not [s for s in plan.skipped if s.startswith(f"Permissão nº {permit.number}")]
+    charges = [c for c in generate_month(2026, 9, by="ana", today=dt.date(2026, 9, 1)) if c.permit_id == permit.id]
+    assert [(c.amount, c.basis) for c in charges] == [(Decimal("85.00"), "Lei 1.171/2014, art. 8º")]
+    kept = json.loads(charges[0].detail)
+    assert kept["asked"] == [
+        {"name": "valor_licenca", "label": "Valor definido pela Administração", "value": "85.00", "set_by": clerk}
+    ]
+
+
 def test_the_seizures_depot_fee_is_read_through_the_same_interface():
     """The depot's fee of a seizure is a fee too: Sapezal's (Lei 1.171/2014, art. 52, § 1º: "preço público pela
     apreensão e depósito", no value) is the Administration's, Olímpia's a daily 1 UFESP (LC 324/2025, art. 145,

@@ -422,7 +422,7 @@ class PriceSimulator(QWidget):
         regime = self.regime()
         if regime is not None:  # as the engine takes them, whatever the wording of the fee that asks them
             values.update(engine_values(regime, by_fee=admin, by_name=asked))
-        if values.get("asked"):
+        if values.get("asked") or values.get("admin_values"):
             values["asked_by"] = current_user_name() or None  # who set them, kept on the line that uses them
         return values
 
