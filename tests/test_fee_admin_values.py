@@ -185,8 +185,11 @@ def test_the_checker_reports_each_mistake_of_a_declared_value_at_its_id_path():
         + _fee("dois", "valor_um", "valor_um R$", "valor_dois R$", exception="valor_dois")
         + _fee("so-excecao", "fixo", "valor_excecao R$", term="fixo R$", exception="valor_excecao")
     )
-    errors = check_regime_text(_more(wrong), "cabeceira-grande-2012.toml", expected_id="cabeceira-grande-2012")
+    text = _more(wrong)
+    errors = check_regime_text(text, "cabeceira-grande-2012.toml", expected_id="cabeceira-grande-2012")
     found = {e.key: e.reason for e in errors}
+    for error in errors:  # each at the line of its key
+        assert error.line is not None and text.splitlines()[error.line - 1].startswith(error.key.split(".")[-1] + " =")
     assert set(found) == {
         "fees.vistoria.inputs.valor_vistoria.set_by",
         "fees.metragem.inputs.valor_metro.unit",
