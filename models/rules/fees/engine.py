@@ -121,6 +121,7 @@ def fee_quote(
             f"preços para antes disso. Calcule para {regime.published.year} ou depois.",
             field="year",
         )
+    by_name, others = _by_name(regime, asked)
     inp = Inputs(
         equipment=regime.equipment(equipment) if equipment is not None else None,
         line=regime.line(line) if line is not None else None,
@@ -136,9 +137,9 @@ def fee_quote(
         year=year,
         overrides=unit_overrides,
         index_factors=decimal_map(index_factors, "Fator de correção"),
-        admin_values=_admin_values(regime, {**_by_name(regime, asked), **(admin_values or {})}),
+        admin_values=_admin_values(regime, {**by_name, **(admin_values or {})}),
         exemption=exemption,
-        asked=checked_asked(regime, {k: v for k, v in (asked or {}).items() if k not in _owners(regime, asked)}),
+        asked=checked_asked(regime, others),
         asked_by=asked_by,
         periods=period_counts(
             {"feira_days": feira_days, "events": events, "months": months, "fiscal_years": fiscal_years}
@@ -402,18 +403,15 @@ def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str
     return notes
 
 
-def _owners(regime: Regime, asked: Mapping[str, Any] | None) -> dict[str, str]:
-    """The fee whose own value each of the Administration's values is, by the value's name (none asked: none)."""
+def _by_name(regime: Regime, asked: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The asked values split: a fee's own value typed by its name (``--input valor_licenca=…``), by the fee's id as
+    if typed so — both wordings of the fee, a formula's ``fee_value`` and an older ``admin_defined``, take it alike —
+    and the others, by their names."""
     if not asked:
-        return {}
-    return {n.administration: n.fee for n in fees_needs(regime) if n.administration is not None}
-
-
-def _by_name(regime: Regime, asked: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A fee's own value typed by its name (``--input valor_licenca=…``), as if by the fee's id: both wordings of
-    the fee — a formula's ``fee_value``, an older ``admin_defined`` — take it alike."""
-    owners = _owners(regime, asked)
-    return {owners[name]: value for name, value in (asked or {}).items() if name in owners}
+        return {}, {}
+    owners = {n.administration: n.fee for n in fees_needs(regime) if n.administration is not None}
+    by_fee = {owners[name]: value for name, value in asked.items() if name in owners}
+    return by_fee, {name: value for name, value in asked.items() if name not in owners}
 
 
 def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
