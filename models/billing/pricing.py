@@ -79,6 +79,7 @@ def quote(
     today: _dt.date | None = None,
     on: _dt.date | None = None,
     book: PriceBook | None = None,
+    convert: bool = True,
     **inputs,
 ) -> Quote:
     """``fee_quote`` with the database's unit values and index corrections.
@@ -89,7 +90,9 @@ def quote(
     depth, hitch, area, mei, local, energy, days, venue, permit_kind, fees,
     admin_values). An index correction that is missing for a year the quote
     needs is refused with the years to enter. ``book``: the regime's
-    :class:`PriceBook` for the year, when the caller prices many stalls at once.
+    :class:`PriceBook` for the year, when the caller prices many stalls at once. ``convert`` False: in the act's
+    own money even where a rule of it converts to reais (a figure that goes into another, converted once at the
+    end: a fine that is a share of the licence).
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
     if on is not None:
@@ -117,7 +120,8 @@ def quote(
                 base_year=f.base_year,
             ) from None
         raise
-    return converted(_explain_factors(result, factors), regime, on or today or _dt.date.today())
+    result = _explain_factors(result, factors)
+    return converted(result, regime, on or today or _dt.date.today()) if convert else result
 
 
 def converted(result: Quote, regime: Regime, day: _dt.date) -> Quote:

@@ -266,6 +266,13 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         program = compile_fee(regime, fine.as_fee(infraction.code, infraction.label))
         for key, error in program.errors:
             fail(f"infractions[{i}].fine.{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+        fees = {fee.id for fee in regime.fees}
+        for j, item in enumerate(fine.inputs):  # a value that is another fee of the act: a fee the act has
+            if item.fee is not None and item.fee not in fees:
+                fail(
+                    f"infractions[{i}].fine.inputs[{j}].fee",
+                    f"preço {show(item.fee)} não existe em [[fees]]{meant(item.fee, fees)}",
+                )
     for circle in fee_circles(programs):
         fail(
             f"fees[{positions[circle[0]]}].formula", "preços que somam uns aos outros em círculo: " + " → ".join(circle)

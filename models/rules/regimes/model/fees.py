@@ -270,6 +270,10 @@ class AskedInput:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: a fine's value that is another fee of the act (``fee = "licenca"``: "30 % do valor da licença"): priced by
+    #: the fee engine with the facts of the offender's permit when the record names one; asked, within the bounds,
+    #: when it does not
+    fee: str | None = None
 
 
 @dataclass(frozen=True)
