@@ -55,7 +55,8 @@ def test_with_the_permits_fee_the_fine_is_its_share_with_the_fees_formula_and_ar
     assert fine.formula == "0,30 × 1.204,47 = R$ 361,34"
     assert fine.basis == "Dec. 4.794/2026, art. 2º, § 2º; art. 9º, § 2º"
     said = " ".join(fine.details)
-    assert f"Preço público de ocupação de via pública: {OCCUPATION}" in said and "art. 9º, § 1º" in said
+    assert f"Preço público de ocupação de via pública da permissão nº 7/2026: {OCCUPATION}" in said
+    assert "art. 9º, § 1º" in said
     assert fine.asked == ()  # nothing asked of the inspector: the act's own fee
 
 
@@ -126,3 +127,126 @@ def test_a_record_naming_the_permit_prices_the_fee_from_it_and_charges_the_share
         draft("sao-bento-2026", ["nao-desmontar"], "30/03/2026 13:00", holder=holder), today=ON, strict=False
     )
     assert the_fine(unnamed.proposal).amount is None
+
+
+def _amend():
+    from models.access import session
+    from models.rules import acts
+
+    with session.acting_as(session.SYSTEM):
+        acts.amend(AMENDED.encode("utf-8"), "sao-bento-2026.toml")
+    acts.forget()
+
+
+def _record_page(qtbot):
+    from views.enforcement import EnforcementPage
+
+    page = EnforcementPage(today=ON)
+    qtbot.addWidget(page)
+    page.resize(1300, 800)
+    page.show()
+    page.refresh()
+    return page
+
+
+def _fill_common(dialog, name: str):
+    from conftest import type_text
+
+    dialog.form.regime.setCurrentIndex(dialog.form.regime.findData("sao-bento-2026"))
+    type_text(dialog.form.offender_search, name.lower())
+    dialog.form.matches_view.selectRow(0)
+    dialog.form.date.set_date(ON)
+    dialog.form.time.setText("13:00")
+    type_text(dialog.form.place, "Rua Cel. Ribeiro da Luz, posição 07")
+    type_text(dialog.form.facts, "A barraca seguia montada depois das 12h00.")
+    dialog.form.inspector.setText("Marcos Fiscal")
+    type_text(dialog.form.inspector_id, "4521")
+
+
+def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, app_ready, qtbot, tmp_path):
+    """The record dialog: with the permit's number typed, the fine's value that is the occupation price is not
+    asked — the proposal shows it priced from the permit, and the record charges the share (SQLite; PostgreSQL
+    with PRACA_TEST_PG)."""
+    from conftest import run_modal, type_text
+    from factories import event_stall, person
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit
+
+    from models import enforcement as enf
+
+    _amend()
+    holder = person("Rita Trailer")
+    permit = event_stall(keys, holder)
+    page = _record_page(qtbot)
+
+    def fill(dialog):
+        _fill_common(dialog, "Rita Trailer")
+        type_text(dialog.form.permit_number, permit.number)
+        qtbot.waitUntil(lambda: dialog.permit is not None, timeout=3000)
+        dialog.check_infraction("nao-desmontar")
+        edit = dialog.findChild(QLineEdit, "fine-input-valor_ocupacao")
+        assert edit is not None and edit.placeholderText() == "até 10.000 R$ — ou da permissão"
+        assert "preço público de ocupação de via pública" in edit.toolTip()
+        dialog.form.payment_due.set_date(dt.date(2026, 4, 30))  # the act fixes no payment deadline
+        dialog.update_preview()
+        shown = dialog.proposal_view.toPlainText()
+        assert "0,30 × 1.204,47 = R$ 361,34" in shown and OCCUPATION in shown
+        dialog.grab().save(str(tmp_path / "record-dialog.png"))
+        qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)
+        qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)
+
+    _d, record = run_modal(lambda: page.records.new_record(regime="sao-bento-2026"), fill)
+    assert record is not None
+    (charge,) = enf.charges_of(record, "fine")
+    assert charge.amount == Decimal("361.34")
+
+
+def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_who(keys, app_ready, qtbot, tmp_path):
+    """A fine whose value the inspector gave (no permit on the record): the adjust dialog of Fiscalização and the
+    sanctions report (HTML, PDF and xlsx) show the formula with the value, its article and who gave it."""
+    import openpyxl
+    from factories import draft, issue_record, person
+    from pdftext import pdf_text
+
+    from models import enforcement as enf
+    from models.enforcement.sanctions_report import sanctions_report
+    from reports.sanctions_report_html import sanctions_report_html, write_sanctions_report_pdf
+    from reports.sanctions_report_xlsx import write_sanctions_report_xlsx
+    from views.enforcement.adjust_dialog import AdjustDialog
+
+    _amend()
+    holder = person("Rita Trailer")
+    record = issue_record(
+        draft(
+            "sao-bento-2026",
+            ["nao-desmontar"],
+            "30/03/2026 13:00",
+            holder=holder,
+            asked={"valor_ocupacao": "1.000,00"},
+            payment_due=dt.date(2026, 4, 30),
+        ),
+        today=ON,
+    )
+    given = "Preço público de ocupação = 1.000,00 R$ (Dec. 4.794/2026, art. 9º, § 2º) — informado por Marcos Fiscal"
+    dialog = AdjustDialog(enf.current_proposal(record), today=ON)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    fine = next(s for s in enf.current_proposal(record).sanctions if s.kind == "fine")
+    dialog.sanction.setCurrentIndex(dialog.sanction.findData(fine.number))
+    state = dialog.state.text()
+    assert "Fórmula: 0,30 × 1.000,00 = R$ 300,00" in state and f"Valor informado: {given}" in state
+    dialog.grab().save(str(tmp_path / "adjust-dialog.png"))
+
+    report = sanctions_report(dt.date(2026, 3, 1), dt.date(2026, 3, 31), today=ON)
+    (listed,) = report.fines
+    assert listed.asked == given and "0,30 × 1.000,00" in listed.charge.formula
+    html = sanctions_report_html(report).replace("\xa0", " ")
+    assert f"Valores informados: {given}" in html
+    text = " ".join(pdf_text(write_sanctions_report_pdf(report, tmp_path / "sancoes.pdf")).split())
+    assert "Valores informados: Preço público de ocupação = 1.000,00 R$" in text.replace("\xa0", " ")
+    assert "informado por Marcos Fiscal" in text
+    book = openpyxl.load_workbook(write_sanctions_report_xlsx(report, tmp_path / "sancoes.xlsx"))
+    sheet = book["Multas"]
+    head = next(r for r in sheet.iter_rows(values_only=True) if "Valores informados" in r)
+    column = head.index("Valores informados")
+    assert any(row[column] == given for row in sheet.iter_rows(values_only=True))

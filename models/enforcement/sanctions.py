@@ -1396,7 +1396,7 @@ def _fine_formula(
         def other(fee_id: str) -> QuoteLine:
             found = (ctx.permit_fees or {}).get(fee_id)
             if isinstance(found, QuoteLine):
-                return found
+                return dataclasses.replace(found, label=f"{found.label} da permissão nº {ctx.permit}")
             what = f"{regime.fee(fee_id).label.lower()} ({fee_id})"
             if isinstance(found, UserError):
                 raise UserError(

@@ -338,6 +338,15 @@ class RecordDialog(QDialog):
             bounds = bounds_text(regime, item)
             edit.setPlaceholderText(bounds.split(" (")[0])
             edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            if item.fee is not None:  # another fee of the act: priced from the permit the record names
+                edit.setPlaceholderText(fill(self.tr("%1 — ou da permissão"), edit.placeholderText()))
+                edit.setToolTip(
+                    fill(
+                        self.tr("%1. Com a permissão do infrator indicada, o Praça calcula %2 com os dados dela."),
+                        edit.toolTip(),
+                        regime.fee(item.fee).label.lower(),
+                    )
+                )
             edit.textChanged.connect(self.changed)
             self.form.asked_form.addRow(item.label + ":", edit)
             self.asked_edits[name] = edit
