@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
     from models.billing.fiscal import unit_overrides
     from models.billing.pricing import FACTOR_PLACES, regime_index_factors
-    from models.enforcement.sanctions import propose_sanction
+    from models.enforcement.sanctions import in_reais, propose_sanction
     from models.rules.deadlines import parse_moment
     from models.rules.fees.typed import parse_asked
     from models.rules.regimes import MissingUnitValue, shipped_regimes
@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
             readings=choices,
             asked=parse_asked(getattr(args, "asked", None)),
         )
+        proposal = in_reais(proposal, regime)  # where a rule of the act converts its money, as praca quote
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None
     except UserError as exc:

@@ -12,7 +12,7 @@ import datetime as _dt
 from decimal import ROUND_HALF_UP, Decimal
 
 from models.base.errors import UserError
-from models.base.money import format_brl, format_decimal_br, format_factor
+from models.base.money import format_brl, format_decimal_br
 from models.billing.fiscal import IndexFactor, index_factor, unit_overrides
 from models.rules.fees import Quote, fee_quote
 from models.rules.regimes import Regime, check_in_force, get_regime
@@ -131,20 +131,12 @@ def converted(result: Quote, regime: Regime, day: _dt.date) -> Quote:
     rule = regime.conversion
     if rule is None or not rule.applies(day):
         return result
-    divisor = format_factor(rule.divide_by)
     lines = []
     for line in result.lines:
-        amount = rule.convert(line.amount)
-        said = (
-            f"Convertido em reais: {format_brl(line.amount, currency=result.currency)} ÷ {divisor} = "
-            f"{format_brl(amount, currency=rule.to)} ({rule.cite})"
-        )
-        formula = f"{line.formula} = {format_brl(line.amount, currency=result.currency)} ÷ {divisor}"
+        amount, said = rule.said(line.amount, result.currency)
+        formula = f"{line.formula} = {format_brl(line.amount, currency=result.currency)} ÷ {rule.divisor}"
         lines.append(dataclasses.replace(line, amount=amount, formula=formula, details=(*line.details, said)))
-    note = (
-        f"Valores do ato em {result.currency} convertidos em reais desde {rule.from_.strftime('%d/%m/%Y')}: "
-        f"÷ {divisor} ({rule.cite})."
-    )
+    note = rule.note(result.currency)
     return dataclasses.replace(result, lines=tuple(lines), currency=rule.to, notes=(*result.notes, note))
 
 

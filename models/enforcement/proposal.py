@@ -29,6 +29,7 @@ from models.enforcement.sanctions import (
     Verification,
     adjust,
     fine_fees,
+    in_reais,
     propose_sanction,
     sanction_lines,
 )
@@ -117,6 +118,7 @@ def _propose(
         if exc.field == "index_factor":
             raise UserError(f"{exc.message} (Cadastros → Correção monetária)", field="infractions") from None
         raise
+    proposal = in_reais(proposal, regime)  # where a rule of the act converts its money: the authority decides in it
     for item in adjustments:
         proposal = apply_adjustment(proposal, item)
     return proposal

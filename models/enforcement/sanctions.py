@@ -93,6 +93,7 @@ __all__ = [
     "count_prior",
     "fine_fees",
     "imposed",
+    "in_reais",
     "propose_sanction",
     "sanction_head",
     "sanction_lines",
@@ -967,6 +968,42 @@ def propose_sanction(
         currency=regime.currency,
         asked=tuple((name, str(value)) for name, value in ctx.asked.items() if str(value or "").strip()),
         asked_by=ctx.asked_by if ctx.asked else None,
+    )
+
+
+def in_reais(proposal: Proposal, regime: Regime) -> Proposal:
+    """``proposal`` with its fines in reais where a rule of the act converts its money on the infraction's day
+    (``[regime] conversion``), as the quote lines are: each amount (and the limits an authority grades within) ÷ the
+    rule's divisor, rounded to the cent half up; the formula goes on to the amount in reais and the details say the
+    conversion with the rule's article; a fine left to the authority is set in reais. Unchanged where no rule says
+    so (an act in cruzeiros stays in cruzeiros) — the act's worked cases are in its own money, as its quotes."""
+    rule = regime.conversion
+    if rule is None or not rule.applies(proposal.on) or proposal.currency != regime.currency:
+        return proposal
+    money = proposal.currency
+    items = []
+    for item in proposal.items:
+        sanctions = []
+        for s in item.sanctions:
+            changed: dict[str, Any] = {"currency": rule.to}
+            if s.kind == "fine":
+                details = list(s.details)
+                shown = s.amount if s.amount is not None else s.max_amount
+                if shown is not None:
+                    value, said = rule.said(shown, money)
+                    details.append(f"{said}.")
+                    if s.formula:
+                        changed["formula"] = f"{s.formula} ÷ {rule.divisor} = {format_brl(value, currency=rule.to)}"
+                else:
+                    details.append(f"Valor a fixar em reais ({rule.cite}).")
+                for name in ("amount", "min_amount", "max_amount"):
+                    if getattr(s, name) is not None:
+                        changed[name] = rule.convert(getattr(s, name))
+                changed["details"] = tuple(details)
+            sanctions.append(dataclasses.replace(s, **changed))
+        items.append(dataclasses.replace(item, sanctions=tuple(sanctions)))
+    return dataclasses.replace(
+        proposal, items=tuple(items), currency=rule.to, notes=(*proposal.notes, rule.note(money))
     )
 
 

@@ -80,6 +80,7 @@ from models.rules.describe.text import (
     percent,
     period,
     plural,
+    with_reais,
     years,
 )
 from models.rules.describe.words import (
@@ -163,5 +164,6 @@ __all__ = [
     "validity",
     "venue",
     "window",
+    "with_reais",
     "years",
 ]
