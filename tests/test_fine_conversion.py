@@ -162,3 +162,40 @@ def test_the_regime_sheet_says_the_rule_and_each_figure_in_reais_beside_the_acts
     assert "CR$ 500,00 (R$ 0,18)" in text and "desde 01/07/1994 convertidos em reais" in text
     shown = regime_text(regime)  # what praca regimes --show prints
     assert rule in " ".join(shown.split()) and "CR$ 500,00 (R$ 0,18)" in shown
+
+
+def test_the_depots_daily_fee_of_a_seizure_is_charged_in_reais_too(database):
+    """A seizure's depot fee in the act's money (CR$ 100,00 a day, added to the act for the test) is charged in
+    reais after the rule's day: the days at the act's price, then the conversion with the rule's article."""
+    from factories import draft, person
+
+    from models import enforcement as enf
+    from models.access import session
+    from models.enforcement.drafts import ItemInput
+    from models.rules import acts
+
+    text = TEXT.replace(
+        '[seizure]\nbasis = "art. 5º"\n',
+        '[seizure]\nbasis = "art. 5º"\ndepot_fee = { amount = { value = "100.00", unit = "BRL" }, per = "day", '
+        'basis = "art. 5º" }\n',
+        1,
+    )
+    assert "depot_fee" in text
+    with session.acting_as(session.SYSTEM):
+        acts.install(text.encode("utf-8"), f"{REGIME_ID}.toml")
+    holder = person("José Ambulante")
+    d = draft(
+        REGIME_ID,
+        ["sem-licenca"],
+        "04/05/2026 10:00",
+        kind="seizure",
+        holder=holder,
+        items=[ItemInput("Caixa de balas", "1", "cx")],
+        depot="Almoxarifado da Prefeitura",
+    )
+    record = enf.issue_record(d, by="ana.souza", today=ON)
+    charge = enf.charge_depot_fee(record, on=dt.date(2026, 5, 6), by="ana.souza")
+    assert charge.amount == Decimal("0.07")  # 2 × CR$ 100,00 = CR$ 200,00 ÷ 2.750 = 0,0727… → R$ 0,07
+    assert charge.formula == (
+        "2 diária(s) × CR$ 100,00 = CR$ 200,00 ÷ 2.750 = R$ 0,07 (Lei federal nº 8.880/1994, art. 1º)"
+    )
