@@ -62,7 +62,7 @@ def asked_text(proposal: dict, fines: list[dict]) -> str:
     """The values the inspector gave for the record's fines written as formulas, each with who gave it: as each
     fine keeps them, or — a record issued before they were kept on the fine — as the proposal kept them."""
     given = [text for s in fines for text in s.get("asked") or ()]
-    if not given and proposal.get("asked"):
+    if proposal.get("asked") and not any("asked" in s for s in fines):
         by = f" — informado por {proposal['asked_by']}" if proposal.get("asked_by") else ""
         given = [f"{name} = {value}{by}" for name, value in proposal["asked"].items()]
     return "; ".join(dict.fromkeys(given))
