@@ -94,8 +94,8 @@ def test_the_record_charges_the_fine_in_reais_and_its_document_says_the_rule(dat
 def test_fiscalizacao_proposes_the_fine_in_reais(database, app_ready, qtbot, tmp_path):
     """The record dialog's proposal under the act: the fine in reais with the conversion and its article, and the
     record it issues charges R$ 0,18."""
-    from conftest import run_modal, type_text
-    from factories import person
+    from conftest import run_modal
+    from factories import fill_record_form, person
     from PySide6.QtCore import Qt
 
     from models import enforcement as enf
@@ -114,15 +114,8 @@ def test_fiscalizacao_proposes_the_fine_in_reais(database, app_ready, qtbot, tmp
     page.refresh()
 
     def fill(dialog):
-        dialog.form.regime.setCurrentIndex(dialog.form.regime.findData(REGIME_ID))
-        type_text(dialog.form.offender_search, "josé ambulante")
-        dialog.form.matches_view.selectRow(0)
-        dialog.form.date.set_date(ON)
-        dialog.form.time.setText("10:00")
-        type_text(dialog.form.place, "Praça da Matriz")
-        type_text(dialog.form.facts, "Vendia sem licença.")
-        dialog.form.inspector.setText("Marcos Fiscal")
-        type_text(dialog.form.inspector_id, "4521")
+        when = dt.datetime(2026, 5, 4, 10, 0)
+        fill_record_form(dialog, REGIME_ID, "José Ambulante", when, "Praça da Matriz", "Vendia sem licença.")
         dialog.check_infraction("multa-cruzeiros")
         dialog.form.payment_due.set_date(dt.date(2026, 5, 20))
         dialog.update_preview()

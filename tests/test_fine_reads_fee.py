@@ -149,26 +149,12 @@ def _record_page(qtbot):
     return page
 
 
-def _fill_common(dialog, name: str):
-    from conftest import type_text
-
-    dialog.form.regime.setCurrentIndex(dialog.form.regime.findData("sao-bento-2026"))
-    type_text(dialog.form.offender_search, name.lower())
-    dialog.form.matches_view.selectRow(0)
-    dialog.form.date.set_date(ON)
-    dialog.form.time.setText("13:00")
-    type_text(dialog.form.place, "Rua Cel. Ribeiro da Luz, posição 07")
-    type_text(dialog.form.facts, "A barraca seguia montada depois das 12h00.")
-    dialog.form.inspector.setText("Marcos Fiscal")
-    type_text(dialog.form.inspector_id, "4521")
-
-
 def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, app_ready, qtbot, tmp_path):
     """The record dialog: with the permit's number typed, the fine's value that is the occupation price is not
     asked — the proposal shows it priced from the permit, and the record charges the share (SQLite; PostgreSQL
     with PRACA_TEST_PG)."""
     from conftest import run_modal, type_text
-    from factories import event_stall, person
+    from factories import event_stall, fill_record_form, person
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
@@ -180,7 +166,8 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     page = _record_page(qtbot)
 
     def fill(dialog):
-        _fill_common(dialog, "Rita Trailer")
+        at = dt.datetime(2026, 3, 30, 13, 0)
+        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
         type_text(dialog.form.permit_number, permit.number)
         qtbot.waitUntil(lambda: dialog.permit is not None, timeout=3000)
         dialog.check_infraction("nao-desmontar")
