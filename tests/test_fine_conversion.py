@@ -71,13 +71,14 @@ def test_praca_penalty_shows_the_fine_in_reais_with_the_rule(database, tmp_path,
     assert out.rstrip().endswith("Multas impostas: R$ 0,18")
 
 
-def test_the_record_charges_the_fine_in_reais_and_its_document_says_the_rule(database, app_ready):
+def test_the_record_charges_the_fine_in_reais_and_its_document_says_the_rule(database, app_ready, tmp_path):
     from factories import draft, person
+    from pdftext import pdf_text
 
     from models import enforcement as enf
     from models.access import session
     from models.rules import acts
-    from reports.enforcement_docs import record_html
+    from reports.enforcement_docs import record_html, write_record_pdf
 
     with session.acting_as(session.SYSTEM):
         acts.install(TEXT.encode("utf-8"), f"{REGIME_ID}.toml")
@@ -89,6 +90,8 @@ def test_the_record_charges_the_fine_in_reais_and_its_document_says_the_rule(dat
     page = " ".join(record_html(record, today=ON).replace("\xa0", " ").split())
     assert "CR$ 500,00 ÷ 2.750 = R$ 0,18" in page and "Lei federal nº 8.880/1994, art. 1º" in page
     assert "R$ 0,18" in page.replace("CR$ 0,18", "")
+    printed = " ".join(pdf_text(write_record_pdf(record, tmp_path / "auto.pdf", today=ON)).replace("\xa0", " ").split())
+    assert "CR$ 500,00 ÷ 2.750 = R$ 0,18" in printed
 
 
 def test_fiscalizacao_proposes_the_fine_in_reais(database, app_ready, qtbot, tmp_path):
