@@ -57,7 +57,7 @@ def test_with_the_permits_fee_the_fine_is_its_share_with_the_fees_formula_and_ar
     said = " ".join(fine.details)
     assert f"Preço público de ocupação de via pública da permissão nº 7/2026: {OCCUPATION}" in said
     assert "art. 9º, § 1º" in said
-    assert fine.asked == ()  # nothing asked of the inspector: the act's own fee
+    assert fine.asked == () and fine.from_permit == ("valor_ocupacao",)  # nothing asked: the act's own fee
 
 
 def test_without_a_permit_the_value_is_asked_within_the_bounds_and_kept_with_who_gave_it(regime):
@@ -178,6 +178,8 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
         dialog.update_preview()
         shown = dialog.proposal_view.toPlainText()
         assert "0,30 × 1.204,47 = R$ 361,34" in shown and OCCUPATION in shown
+        # priced from the permit: not asked, and the field says so
+        assert not edit.isEnabled() and edit.placeholderText() == f"calculado da permissão nº {permit.number}"
         dialog.grab().save(str(tmp_path / "record-dialog.png"))
         qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)
         qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)

@@ -203,6 +203,9 @@ class ProposedSanction:
     #: the values given for what a fine written as a formula asks, each said with its unit, article and who gave
     #: it ("Valor da licença do evento = 1.000,00 R$ (LC 324/2025, art. 89) — informado por Marcos Fiscal")
     asked: tuple[str, ...] = ()
+    #: the names of its formula's values that are another fee of the act priced from the offender's permit (``fee =
+    #: "id"``): not asked
+    from_permit: tuple[str, ...] = ()
     #: the money of the act's amounts (``[regime] currency``)
     currency: str = "R$"
     # suspension
@@ -570,7 +573,7 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
     for name in ("wait_until", "until"):
         if kw.get(name):
             kw[name] = dt.date.fromisoformat(kw[name])
-    for name in ("deadlines", "details", "asked"):
+    for name in ("deadlines", "details", "asked", "from_permit"):
         kw[name] = tuple(kw.get(name) or ())
     condition = raw.get("condition")
     if isinstance(condition, str):  # the old form: only a warning not complied with
@@ -1294,6 +1297,7 @@ def _fine(
     base: Amount | None = None
     base_text: str | None = None  # a fine written as a formula: the formula with the values
     asked: tuple[str, ...] = ()  # … and the values given for what it asks
+    from_permit: tuple[str, ...] = ()  # … and those that are a fee priced from the offender's permit
     graded = s.graded
     admin = s.admin_defined
     multiplier = s.multiplier if s.multiplier is not None else Decimal(1)
@@ -1313,6 +1317,12 @@ def _fine(
             admin = priced is None
             if priced is not None:
                 base, base_text, asked = priced
+                permit_fees = ctx.permit_fees or {}
+                from_permit = tuple(
+                    item.name
+                    for item in fine.inputs
+                    if item.fee is not None and isinstance(permit_fees.get(item.fee), QuoteLine)
+                )
                 bases.extend([*(term.basis for term in fine.terms), *(item.basis for item in fine.inputs)])
         elif fine.amount is not None:
             base = fine.amount
@@ -1353,6 +1363,7 @@ def _fine(
         year=ctx.year,
         basis=_cite(regime, *bases, act=act, amended_by=s.amended_by),
         asked=asked,
+        from_permit=from_permit,
     )
     if base is None:
         out["formula"] = None
