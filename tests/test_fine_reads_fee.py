@@ -239,3 +239,25 @@ def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_wh
     head = next(r for r in sheet.iter_rows(values_only=True) if "Valores informados" in r)
     column = head.index("Valores informados")
     assert any(row[column] == given for row in sheet.iter_rows(values_only=True))
+
+
+def test_praca_penalty_prices_the_fee_from_the_permit_given(keys, database, capsys):
+    """``praca penalty --permit NÚMERO``: the fee the fine is a share of, priced from the permit's stall; without
+    ``--permit`` the value is asked (``--input``) and the reason says so."""
+    import json
+
+    from factories import event_stall, person
+
+    from desktop.cli import main
+
+    _amend()
+    permit = event_stall(keys, person("Rita Trailer"))
+    argv = ["--db", database, "penalty", "--regime", "sao-bento-2026", "--infraction", "nao-desmontar"]
+    argv += ["--date", "30/03/2026", "--json"]
+    assert main([*argv, "--permit", permit.number]) == 0
+    fine = next(s for s in json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"] if s["kind"] == "fine")
+    assert fine["amount"] == "361.34" and fine["formula"] == "0,30 × 1.204,47 = R$ 361,34"
+    assert fine["from_permit"] == ["valor_ocupacao"]
+    assert main(argv) == 0
+    fine = next(s for s in json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"] if s["kind"] == "fine")
+    assert fine.get("amount") is None and any("não indica a permissão" in d for d in fine["details"])
