@@ -261,3 +261,21 @@ def test_praca_penalty_prices_the_fee_from_the_permit_given(keys, database, caps
     assert main(argv) == 0
     fine = next(s for s in json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"] if s["kind"] == "fine")
     assert fine.get("amount") is None and any("não indica a permissão" in d for d in fine["details"])
+
+
+def test_the_regime_sheet_says_the_fine_as_a_rule_and_where_its_value_comes_from(regime, app_ready):
+    """ "O ato e suas regras": the fine written as a formula in words, and the value that is another fee of the act
+    — from the offender's permit, else asked within its bounds — each with its article (HTML and the command
+    line's text)."""
+    from desktop.commands.regimes import regime_text
+    from reports.regime_sheet import regime_html
+
+    source = (
+        "Preço público de ocupação: preço público de ocupação de via pública deste ato (occupation), calculado com "
+        "os dados da permissão do infrator; sem ela, valor que a autoridade competente fixa, até 10.000 R$"
+    )
+    html = " ".join(regime_html(regime).replace("&nbsp;", " ").split())
+    assert "Multa = 0,30 × preço público de ocupação" in html and source in html
+    text = " ".join(regime_text(regime).split())
+    assert "Multa = 0,30 × preço público de ocupação — Dec. 4.794/2026, art. 2º, § 2º" in text
+    assert f"{source} — Dec. 4.794/2026, art. 9º, § 2º" in text

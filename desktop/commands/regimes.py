@@ -349,6 +349,8 @@ def _infractions(out: _Text, regime: Regime) -> None:
             ref = f" {_id(fact.ident)}" if fact.ident else ""
             out.line(f"{fact.text}{ref}" + (f" — {fact.cite}" if fact.cite else ""), 2)
             out.notes(fact.notes, 3)
+            for detail in fact.details:  # what each value of a fine written as a formula is
+                out.line(detail.text + (f" — {detail.cite}" if detail.cite else ""), 3)
 
 
 def _ladders(out: _Text, regime: Regime) -> None:
