@@ -81,7 +81,8 @@ def test_an_unknown_in_force_article_is_said_so(database, tmp_path, capsys):
     penalty = ["--db", database, "penalty", "--regime", "vigencia-2012", "--infraction", "sem-licenca"]
     assert main([*penalty, "--date", "01/01/2012"]) == 2
     err = capsys.readouterr().err
-    assert "anterior à vigência do Lei 376/2012, em vigor desde 25/06/2012 (Lei 376/2012, artigo da vigência" in err
+    assert "anterior à vigência do ato (Lei 376/2012), em vigor desde 25/06/2012" in err
+    assert "(Lei 376/2012, artigo da vigência" in err
 
 
 @pytest.mark.parametrize(

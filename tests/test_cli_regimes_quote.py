@@ -29,8 +29,10 @@ def sqlite_url(sqlite_database):
 
 REGIME_IDS = [
     "cabeceira-grande-2012",
+    "caravelas-1994",
     "chapadao-do-sul-2007",
     "ilha-comprida-2017",
+    "leopolis-2003",
     "olimpia-2025",
     "sao-bento-2026",
     "sao-lourenco-do-oeste-1997",
@@ -452,7 +454,7 @@ def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
         # Dec. 4.794/2026, art. 15: a day before the decree came into force is not priced by it (as penalty refuses)
         (
             ["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--date", "23/03/2026"],
-            "anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026 (Dec. 4.794/2026, art. 15)",
+            "anterior à vigência do ato (Dec. 4.794/2026), em vigor desde 24/03/2026 (Dec. 4.794/2026, art. 15)",
         ),
     ],
 )

@@ -54,7 +54,7 @@ def test_the_simulator_prices_by_the_version_in_force_on_its_date(amended, app_r
     sim.date.clear()  # Dec. 4.794/2026, art. 15: in force from 24/03/2026 — a day before it is not priced by it
     qtbot.keyClicks(sim.date, "23032026")
     sim.settle()
-    assert "anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026" in sim.error.text()
+    assert "anterior à vigência do ato (Dec. 4.794/2026), em vigor desde 24/03/2026" in sim.error.text()
     assert sim.total.text() == ""
     sim.date.clear()
     qtbot.keyClicks(sim.date, "3102")  # an impossible day is said at the field, and nothing priced

@@ -635,7 +635,7 @@ def test_the_acts_required_elements_are_checked(keys):
             ),
             today=today,
         )
-    with pytest.raises(FieldErrors, match="anterior à vigência do LC 324/2025, em vigor desde 03/12/2025"):
+    with pytest.raises(FieldErrors, match=r"anterior à vigência do ato \(LC 324/2025\), em vigor desde 03/12/2025"):
         enf.preview(
             draft(
                 "olimpia-2025", ["geral-sem-penalidade"], "01/11/2025 10:00", unknown_name="X", unknown_description="Y"

@@ -353,7 +353,7 @@ def test_penalty_json_says_discretion_and_conditions_for_every_sanction(sqlite_u
 
 def test_an_infraction_before_the_act_came_into_force_is_refused_everywhere(keys, capsys, database):
     """Dec. 4.794/2026, art. 15: in force on 24/03/2026 — an infraction of 20/03/2026 is not judged by it."""
-    with pytest.raises(UserError, match=r"anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026"):
+    with pytest.raises(UserError, match=r"anterior à vigência do ato \(Dec. 4.794/2026\), em vigor desde 24/03/2026"):
         propose_sanction("sao-bento-2026", ["nao-desmontar"], on=dt.date(2026, 3, 20))
     early = draft("sao-bento-2026", ["nao-desmontar"], "20/03/2026 12:00", holder=person("Antes da Vigência"))
     with pytest.raises(UserError, match="em vigor desde 24/03/2026"):

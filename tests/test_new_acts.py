@@ -100,3 +100,73 @@ def test_chapadao_prices_tabela_iii_by_activity_and_period_with_the_ufm_entered(
     out = capsys.readouterr().out
     assert "R$ 3,00" in out  # 5 % × R$ 20,00 × 3 dias
     assert "aliquota-sobre-ufm" in out or "Alíquota sobre a UFM" in out  # the reading taken is printed beside it
+
+
+# --------------------------------------------------------------------------- a feira law of Paraná and one of Bahia
+
+LEOPOLIS = "leopolis-2003"
+CARAVELAS = "caravelas-1994"
+
+
+def test_leopolis_registers_its_feirantes_and_says_which_conducts_it_forbids_without_a_sanction(database, capsys):
+    """Lei 784/2003 of Leópolis/PR (arts. 1º to 6º as read): no fee, no fine — the registration (art. 3º), the one
+    sanction it gives (the feirante without it does not stay at the feira) and four conducts forbidden without one."""
+    from models.enforcement.sanctions import propose_sanction
+    from reports.regime_sheet import regime_html
+
+    version = _installed(LEOPOLIS)
+    assert version.effective_from == dt.date(2003, 9, 11)
+    regime = get_regime(LEOPOLIS)
+    kind = regime.permit_kind("registro-feirante")
+    assert (kind.holder, kind.fees, kind.documents) == (("person",), (), ("requerimento",))
+    unregistered = propose_sanction(LEOPOLIS, ["sem-registro"], on=dt.date(2026, 6, 1))
+    assert [(s.kind, s.basis) for s in unregistered.sanctions] == [
+        ("impediment", "Lei 784/2003, art. 3º, parágrafo único")
+    ]
+    assert unregistered.total == Decimal("0.00")
+    fish = propose_sanction(LEOPOLIS, ["peixe-sem-exame", "sem-abatimento"], on=dt.date(2026, 6, 1))
+    assert fish.sanctions == () and all(item.no_sanction for item in fish.items)
+    assert fish.items[0].basis == "nenhuma — o ato proíbe a conduta (Lei 784/2003, art. 5º) e não lhe comina sanção"
+    with pytest.raises(UserError, match="anterior à vigência do ato"):  # a fact before the law is not judged by it
+        propose_sanction(LEOPOLIS, ["sem-registro"], on=dt.date(2003, 8, 1))
+    with pytest.raises(UserError, match="não fixa preços nem taxas"):  # nothing to price, and nothing invented
+        quote(regime, permit_kind="registro-feirante", year=2026)
+    sheet = regime_html(regime)
+    assert "Locais: definidos pela Administração — nos distritos, o local que o Decreto fixar" in sheet
+    assert "o ato proíbe a conduta (Lei&nbsp;784/2003, art.&nbsp;5º) e não lhe comina sanção" in sheet
+
+    from models.store.bootstrap import close_database
+
+    close_database()
+    assert main(["penalty", "--db", database, "--regime", LEOPOLIS, "--infraction", "dinheiro-e-peixe"]) == 0
+    assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 784/2003, art. 5º)" in capsys.readouterr().out
+
+
+def test_caravelas_holds_its_feira_on_mondays_where_the_mayor_says_and_withdraws_what_is_unfit(database, capsys):
+    """Lei 28/94 of Caravelas/BA (arts. 1º to 3º as read): the aim of the feira, its day and hours by law and its
+    places by the mayor (art. 2º), the withdrawal of what is unfit (art. 3º); no permit kind, fee nor fine."""
+    from models.enforcement.sanctions import propose_sanction
+    from reports.regime_sheet import regime_html
+
+    version = _installed(CARAVELAS)
+    assert version.effective_from == dt.date(1994, 10, 17)
+    regime = get_regime(CARAVELAS)
+    assert regime.permit_kinds == () and regime.fees == () and regime.currency == "R$"  # after the real (07/1994)
+    hours = regime.schedule("feira-livre").opening_hours
+    assert (hours.weekdays, hours.opens, hours.closes) == (("mon",), dt.time(7), dt.time(16))
+    unfit = propose_sanction(CARAVELAS, ["produto-improprio"], on=dt.date(2026, 6, 1))
+    assert [(s.kind, s.label.split(",")[0]) for s in unfit.sanctions] == [("seizure", "Retirada imediata")]
+    assert unfit.total == Decimal("0.00")
+    sheet = regime_html(regime)
+    for said in ("Finalidade: Vender a varejo", "Locais: definidos pela Administração", "segundas-feiras"):
+        assert said in sheet, said
+
+    from models.store.bootstrap import close_database
+
+    close_database()
+    assert main(["regimes", "--db", database, "--show", CARAVELAS]) == 0
+    out = capsys.readouterr().out
+    assert "Em vigor desde 17/10/1994 (Lei 28/1994, artigo da vigência desconhecido)" in out
+    assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 28/1994, art. 1º) e não lhe comina sanção" in out
+    assert main(["quote", "--db", database, "--regime", CARAVELAS]) == 2
+    assert "não fixa preços nem taxas" in capsys.readouterr().err

@@ -42,7 +42,7 @@ def old_database(database, app_ready, tmp_path):
     )
     with session.acting_as(session.SYSTEM):
         set_municipality(MunicipalityInput(name="São Bento do Sapucaí", state="SP"))
-    assert len(shipped_regimes_from_files()) == 8  # every shipped act is installed …
+    assert len(shipped_regimes_from_files()) == 10  # every shipped act is installed …
     return database, site
 
 
@@ -55,7 +55,7 @@ def test_the_acts_it_works_under_are_the_municipalitys_and_the_others_stay_reada
     from models.rules.regimes import shipped_regimes
     from models.services.calls import selection_regimes
 
-    assert len(shipped_regimes()) == 8  # … and not retired
+    assert len(shipped_regimes()) == 10  # … and not retired
     assert list(working_regimes()) == [OWN]
     assert [r.id for r in selection_regimes()] == [OWN]  # a call: São Bento's, though SJC and Sapezal draw too
     assert get_regime(OTHER).municipality == "São José dos Campos"  # what was done under it is still read
@@ -73,7 +73,7 @@ def test_no_municipality_known_offers_every_installed_act(database):
 
     acts.install_shipped()
     acts.forget()
-    assert len(working_regimes()) == 8
+    assert len(working_regimes()) == 10
     assert for_new_work(OTHER).id == OTHER
 
 

@@ -23,6 +23,27 @@ REGIME_IDS = sorted(REGIMES)
 # the key facts of each act, as both front ends must say them (plain spaces: the screen's
 # non-breaking spaces are normalised before the comparison)
 FACTS = {
+    "leopolis-2003": [
+        # the districts' feiras: days, hours and place left to a Decreto (art. 1º, parágrafo único)
+        "Dias e horários de funcionamento: definidos pela Administração",
+        "Locais: definidos pela Administração — nos distritos, o local que o Decreto fixar",
+        "art. 1º, parágrafo único",
+        "Limite de permissões definido pela Administração",
+        # without registration the feirante does not stay at the feira; the fish rules forbid without a sanction
+        "Não permanência na feira",
+        "art. 3º, parágrafo único",
+        "Penalidade: nenhuma — o ato proíbe a conduta (Lei 784/2003, art. 5º) e não lhe comina sanção",
+        "artigo da vigência desconhecido",
+    ],
+    "caravelas-1994": [
+        "Finalidade: Vender a varejo, a preços acessíveis",
+        "Lei 28/1994, art. 1º",
+        "Funcionamento: segundas-feiras, das 07:00 às 16:00",
+        "Locais: definidos pela Administração — logradouros públicos que o Prefeito designar",
+        "Lei 28/1994, art. 2º",
+        "Retirada imediata",
+        "Penalidade: nenhuma — o ato proíbe a conduta (Lei 28/1994, art. 1º) e não lhe comina sanção",
+    ],
     "sao-lourenco-do-oeste-1997": [
         "0,55 UFRM/dia",
         "art. 2º, § 3º, II",
@@ -501,3 +522,20 @@ def test_fees_left_open_are_not_called_fixed():
     olimpia = REGIMES["olimpia-2025"]
     assert describe.fee_kind(olimpia.fee("street-vending-tax")).startswith("valor definido pela Administração, por dia")
     assert describe.fee_kind(olimpia.fee("depot-feira")) == "por dia"
+
+
+def test_a_conduct_forbidden_without_a_sanction_is_said_so_not_cited_as_its_penalty():
+    """The regime sheet and ``--show`` said "Penalidade prevista em <the article that forbids it>" for a conduct the
+    act forbids and gives no sanction (issue 29: "an almost empty result citing an article the format forced")."""
+    from factories import BASE_REGIME
+
+    from models.rules.regimes import load_regime_text
+
+    text = BASE_REGIME + '\n[[infractions]]\ncode = "atacado"\nlabel = "Vender no atacado"\narticle = "art. 3º"\n'
+    regime = load_regime_text(text + "no_sanction = true\n", "teste.toml")
+    said = [f.text for f in describe.infraction_facts(regime, regime.infraction("atacado"))]
+    assert said == ["Penalidade: nenhuma — o ato proíbe a conduta (Dec. 1/2026, art. 3º) e não lhe comina sanção"]
+    shown = regime_text(regime)
+    assert "o ato proíbe a conduta (Dec. 1/2026, art. 3º) e não lhe comina sanção" in shown
+    assert "Penalidade prevista em Dec. 1/2026, art. 3º" not in shown
+    assert "Em vigor desde 01/01/2026 (Dec. 1/2026, art. 11)" in shown  # --show says when the act is in force

@@ -642,3 +642,43 @@ def test_venue_one_day_above_two_days_is_refused(tmp_path):
     assert "2 dias" in exc.value.reason
     ok = load_regime_file(write(tmp_path, BASE + venue.replace('"50"', '"45"')))
     assert ok.venue("arena").one_day.value == D("45")
+
+
+# ---------------------------------------------------------------- places left to the Executive; the act's aim
+
+
+def test_places_left_to_the_executive_and_the_acts_aim_are_read_checked_and_said(tmp_path):
+    """Issue 29 §7 (Caravelas/BA, Lei 28/94): "in public places the mayor designates" and the aim of art. 1º had no
+    key; now each is declared with its article and said on the regime sheet and by ``--show``."""
+    from models.rules import describe
+    from models.rules.regimes import check_regime_text
+
+    aim = 'purpose = { text = "Vender a varejo e barato", basis = "art. 1º" }\n'
+    places = (
+        '\n[[schedules]]\nid = "feira"\nlabel = "Feira"\nbasis = "art. 2º"\n'
+        'opening_hours = { opens = "07:00", closes = "16:00", weekdays = ["mon"], basis = "art. 2º" }\n'
+        'places = { admin_defined = true, text = "logradouros que o Prefeito designar", basis = "art. 2º" }\n'
+    )
+    text = BASE.replace('summary = "Regime de teste."\n', 'summary = "Regime de teste."\n' + aim, 1) + places
+    regime = load_regime_file(write(tmp_path, text))
+    assert (regime.purpose.text, regime.purpose.basis) == ("Vender a varejo e barato", "art. 1º")
+    feira = regime.schedule("feira")
+    assert feira.places.admin_defined and feira.places.text == "logradouros que o Prefeito designar"
+    said = [(f.text, f.cite) for f in describe.schedule_facts(regime, feira)]
+    where = "Locais: definidos pela Administração — logradouros que o Prefeito designar"
+    assert (where, "Dec. 1/2026, art. 2º") in said
+    assert [(f.text, f.cite) for f in describe.purpose_facts(regime)] == [
+        ("Finalidade: Vender a varejo e barato", "Dec. 1/2026, art. 1º")
+    ]
+    # the checker: places must say the places are the Executive's (named places are [[sites]]); a near miss is
+    # named; the aim needs its article — all in one run
+    broken = text.replace("places = { admin_defined = true, ", "places = { ", 1).replace(
+        aim, 'purpose = { text = "Vender a varejo e barato" }\n', 1
+    )
+    errors = {e.key: e.reason for e in check_regime_text(broken, "teste.toml", expected_id="teste")}
+    assert "admin_defined = true" in errors["schedules.feira.places.admin_defined"]
+    assert "[[sites]]" in errors["schedules.feira.places.admin_defined"]
+    assert "regime.purpose.basis" in errors
+    typo = text.replace('text = "logradouros', 'txt = "logradouros', 1)
+    errors = {e.key: e.reason for e in check_regime_text(typo, "teste.toml", expected_id="teste")}
+    assert 'quis dizer "text"' in errors["schedules.feira.places.txt"]

@@ -33,6 +33,8 @@ def test_regimes_screen_shows_every_shipped_act_with_articles(registry):
         "cabeceira-grande-2012",
         "sao-lourenco-do-oeste-1997",
         "chapadao-do-sul-2007",
+        "leopolis-2003",
+        "caravelas-1994",
     }
     page.select("chapadao-do-sul-2007")
     text = page.browser.toPlainText()

@@ -17,6 +17,7 @@ from models.base.errors import UserError
 from models.demo import fill_demo
 from models.demo.towns import TOWNS
 from models.enforcement import Record, RecordDraft, issue_record
+from models.enforcement.seizures import reclaim_due_of
 from models.permits import Permit
 from models.registry.applications import Application
 from models.registry.municipality import municipality
@@ -279,3 +280,18 @@ def test_praca_help_lists_town(capsys, tmp_path):
         main(["demo", "--town", "atlantida", "--db", f"sqlite:///{tmp_path / 'x.db'}"])
     assert bad.value.code == 2 and len(capsys.readouterr().err.strip().splitlines()) == 1
     assert not (tmp_path / "x.db").exists()  # refused before anything is created
+
+
+@pytest.mark.parametrize("today", [dt.date(2026, 12, 8), dt.date(2026, 12, 9)])
+def test_olimpias_unclaimed_feira_goods_are_donated_after_the_term_whatever_the_weekday(sqlite_database, today):
+    """The feira's goods are donated the day after the 72-hour withdrawal term the act gives (LC 324/2025,
+    art. 215, § 2º), which a weekend carries on: the demo read the term from the record, not "four days later",
+    which fell inside it when the feira was on a Wednesday or Thursday (90 days before 08/12 or 09/12/2026)."""
+    fill_demo(town="olimpia", today=today, **SIZE)
+    from models.enforcement.reading import items_of
+
+    (feira,) = [r for r in Record.select() if r.kind == "seizure" and "redes" in r.facts]
+    items = items_of(feira)
+    assert items and all(i.donated_on is not None and not i.held for i in items)
+    due = dt.date.fromisoformat(reclaim_due_of(feira, perishable=False)["due_date"])
+    assert {i.donated_on for i in items} == {due + dt.timedelta(days=1)}

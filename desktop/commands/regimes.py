@@ -151,9 +151,12 @@ def regime_text(regime: Regime) -> str:
     out = _Text()
     out.lines.append(f"{regime.municipality}/{regime.state} — {regime.act}")
     out.lines.append(f"id: {regime.id} · citado como: {regime.short} · publicado em {regime.published:%d/%m/%Y}")
+    if regime.in_force is not None:  # as the regime sheet says it: the article, or that it is unknown
+        out.lines.append(f"Em vigor desde {regime.in_force.from_:%d/%m/%Y} ({regime.cite_item(regime.in_force)})")
     out.lines.append("Âmbito: " + ", ".join(describe.SCOPES.get(s, s) for s in regime.scope))
     out.lines.append("")
     out.lines.append(regime.summary)
+    out.facts(describe.purpose_facts(regime), 0)
     out.notes(describe.notes(regime), 0)
     _units(out, regime)
     _permits(out, regime)

@@ -385,6 +385,8 @@ class DemoDesk:
             "cabeceira-grande-2012": self.cabeceira_grande,
             "sao-lourenco-do-oeste-1997": self.sao_lourenco,
             "chapadao-do-sul-2007": self.chapadao,
+            "leopolis-2003": self.leopolis,
+            # caravelas-1994 (Lei 28/94, arts. 1º a 3º as read): the feira's day, hours and rules, no permit to issue
         }
         stories = [
             *(story for regime_id, make in makers.items() if self.runs(regime_id) for story in make()),
@@ -763,6 +765,15 @@ class DemoDesk:
             "chapadao-do-sul-2007",
             (90, "licenca-ano", 4, {"line": "generos-alimenticios"}, None),
             (50, "licenca-dia", 1, {"line": "bijuterias-artesanato"}, 2),
+        )
+
+    def leopolis(self):
+        """Lei 784/2003: two feirantes registered at the Fiscalização (art. 3º), a fishmonger and a greengrocer; the
+        act read gives the registration no fee and no term, so the Administration writes one on it."""
+        yield from self._short_licences(
+            "leopolis-2003",
+            (70, "registro-feirante", 3, {"line": "peixes"}, None),
+            (35, "registro-feirante", 3, {"line": "verduras"}, None),
         )
 
     def _short_licences(self, regime: str, *plan):

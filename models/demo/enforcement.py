@@ -32,6 +32,7 @@ from models.enforcement import (
     issue_record,
     release_items,
 )
+from models.enforcement.seizures import reclaim_due_of
 from models.permits import Permit
 from models.registry.people import Company, Person
 from models.rules.regimes import get_regime
@@ -288,7 +289,10 @@ def demo_enforcement(today: _dt.date | None = None, regimes: tuple[str, ...] = (
                 witnesses=[Witness("Cleide Feirante", "banca 12")],
             )
         )
-        donated = feira_at.date() + _dt.timedelta(days=4)
+        # the day after the withdrawal term the act gives (72 hours, which a weekend or holiday carries on)
+        due = reclaim_due_of(feira, perishable=False)
+        assert due is not None  # the act gives the term (LC 324/2025, art. 215, § 2º)
+        donated = _dt.date.fromisoformat(due["due_date"]) + _dt.timedelta(days=1)
         yield noon(donated)
         donate_items(feira, on=donated, by="Depósito municipal", to="Associação Beneficente Lar São Vicente de Paulo")
 

@@ -162,6 +162,11 @@ def infraction_facts(regime: Regime, inf: Infraction) -> list[Fact]:
         out.append(Fact(text=label, ident=ladder.id))
     for s in inf.sanctions:
         out.append(sanction_fact(regime, s))
+    if inf.no_sanction:  # the act forbids it and sets no penalty: never "prevista" in the article that forbids it
+        cited = regime.cite(inf.article, inf.basis_act)
+        text = f"Penalidade: nenhuma — o ato proíbe a conduta ({cited}) e não lhe comina sanção"
+        out.append(Fact(text=text, notes=notes(inf)))
+        return out
     out.append(Fact(text=f"Penalidade prevista em {regime.cite_item(inf)}", notes=notes(inf)))
     return out
 

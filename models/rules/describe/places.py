@@ -17,6 +17,16 @@ from models.rules.describe.words import (
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Index, LayoutRules, Placard, Schedule, ScheduleDay, Section, Site
 
+# --------------------------------------------------------------------------- the act's declared aim
+
+
+def purpose_facts(regime: Regime) -> list[Fact]:
+    """ "Finalidade: …" with its article, where the act declares what its rules are for (``[regime] purpose``)."""
+    if regime.purpose is None:
+        return []
+    return [fact(regime, f"Finalidade: {regime.purpose.text}", regime.purpose)]
+
+
 # --------------------------------------------------------------------------- calendars, sites, layout
 
 
@@ -53,6 +63,11 @@ def schedule_facts(regime: Regime, schedule: Schedule) -> list[Fact]:
             assert oh.opens is not None and oh.closes is not None, "the loader requires them unless admin_defined"
             text = "Funcionamento: " + (f"{when}, " if when else "") + _hours(oh.opens, oh.closes)
         out.append(fact(regime, text, oh))
+    if schedule.places is not None:
+        where = schedule.places
+        out.append(
+            fact(regime, "Locais: definidos pela Administração" + (f" — {where.text}" if where.text else ""), where)
+        )
     if schedule.setup_hours is not None:
         hours = schedule.setup_hours
         out.append(fact(regime, f"Montagem (em cada dia de funcionamento): {_hours(hours.start, hours.end)}", hours))

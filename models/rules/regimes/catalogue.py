@@ -149,7 +149,7 @@ def check_in_force(regime: Regime, on: dt.date, *, what: str = "A infração") -
     force = regime.in_force
     if force is not None and on < force.from_:
         raise UserError(
-            f"{what} de {on:%d/%m/%Y} é anterior à vigência do {regime.short}, em vigor desde "
+            f"{what} de {on:%d/%m/%Y} é anterior à vigência do ato ({regime.short}), em vigor desde "
             f"{force.from_:%d/%m/%Y} ({regime.cite_item(force)}): o ato não se aplica a esse fato.",
             field="on",
         )

@@ -20,6 +20,7 @@ from models.rules.regimes.model import (
     Index,
     InForce,
     Line,
+    Purpose,
     Section,
     Unit,
     UnitValue,
@@ -63,6 +64,13 @@ def parse_amendment(node: Node) -> Amendment:
     return result
 
 
+def parse_purpose(node: Node) -> Purpose:
+    """``purpose = { text = "…", basis = "art. 1º" }``: the aim the act declares, with its article."""
+    result = Purpose(text=node.text("text"), basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    node.done()
+    return result
+
+
 def parse_conversion(node: Node) -> Conversion:
     """``conversion = { to = "R$", divide_by = "2750", from = 1994-07-01, basis = "art. 1º", basis_act = "Lei
     federal nº 8.880/1994" }``: the rule that converts the act's amounts to reais from a day."""
@@ -98,6 +106,7 @@ class Header(TypedDict):
     published: dt.date
     scope: tuple[str, ...]
     summary: str
+    purpose: Purpose | None
     in_force: InForce
     currency: str
     conversion: Conversion | None
@@ -131,6 +140,7 @@ def parse_header(node: Node) -> Header:
         "published": node.date("published"),
         "scope": node.enum_list("scope", SCOPES, required=True),
         "summary": node.text("summary"),
+        "purpose": parse_sub(node, "purpose", parse_purpose),
         "in_force": parse_in_force(node.table("in_force", required=True)),
         "currency": node.enum("currency", CURRENCIES, required=False, default="R$"),
         "conversion": parse_sub(node, "conversion", parse_conversion),

@@ -18,6 +18,7 @@ from models.rules.regimes.model import (
     LayoutRules,
     Measure,
     OpeningHours,
+    Places,
     Preference,
     Registration,
     Schedule,
@@ -69,6 +70,20 @@ def parse_opening(node: Node) -> OpeningHours:
     return result
 
 
+def parse_where(node: Node) -> Places:
+    """``places = { admin_defined = true, text = "…", basis = "art. 2º" }``: the act leaves the places to the
+    Executive (places it names are [[sites]])."""
+    if not node.boolean("admin_defined"):
+        node.fail(
+            "admin_defined",
+            "informe admin_defined = true: places diz que o ato deixa os locais à Administração "
+            "(os locais que o ato nomeia vão em [[sites]])",
+        )
+    result = Places(basis=node.basis(), admin_defined=True, text=node.text("text", False), notes=node.notes())
+    node.done()
+    return result
+
+
 def parse_schedule_day(node: Node) -> ScheduleDay:
     result = ScheduleDay(
         date=node.date("date"),
@@ -105,6 +120,7 @@ def parse_schedule(node: Node) -> Schedule:
         setup_hours=parse_sub(node, "setup_hours", parse_hours),
         teardown_hours=parse_sub(node, "teardown_hours", parse_hours),
         opening_hours=parse_sub(node, "opening_hours", parse_opening),
+        places=parse_sub(node, "places", parse_where),
         notes=node.notes(),
     )
     if result.setup and result.teardown and result.teardown.at <= result.setup.at:

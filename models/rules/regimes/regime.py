@@ -33,6 +33,7 @@ from models.rules.regimes.model import (
     PermitKind,
     Placard,
     Prohibition,
+    Purpose,
     Schedule,
     Section,
     Seizure,
@@ -73,6 +74,8 @@ class Regime:
     scope: tuple[str, ...]
     summary: str
     in_force: InForce | None = None
+    #: the aim the act declares (``[regime] purpose``), printed with it; no rule is read from it
+    purpose: Purpose | None = None
     #: the money the act's amounts are written in (``CURRENCIES``): its amounts print with this symbol
     currency: str = "R$"
     #: the rule that converts the act's amounts to reais from a day (None: shown in the act's own money, always)

@@ -162,6 +162,17 @@ class InForce:
 
 
 @dataclass(frozen=True)
+class Purpose:
+    """``[regime] purpose``: what the act declares its rules are for ("a preços acessíveis, evitando-se, quando
+    possível, os intermediários"), with its article — printed with the act, never a rule Praça applies."""
+
+    text: str
+    basis: str
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class Conversion:
     """A rule that converts the act's amounts to reais from a day (``[regime] conversion``): an amendment, a
     correction act or the monetary reform's law declares it — never Praça. From ``from_`` on, an amount written in

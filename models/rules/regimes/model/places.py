@@ -37,6 +37,18 @@ class OpeningHours:
 
 
 @dataclass(frozen=True)
+class Places:
+    """Where a feira or the sales happen when the act leaves the places to the Executive ("em logradouros
+    designados pelo Prefeito"): ``admin_defined``, with the act's criteria in ``text``. Places the act names
+    are [[sites]]."""
+
+    basis: str
+    admin_defined: bool = True
+    text: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class ScheduleDay:
     date: dt.date
     opens: dt.time
@@ -69,6 +81,8 @@ class Schedule:
     setup_hours: HourRange | None = None
     teardown_hours: HourRange | None = None
     opening_hours: OpeningHours | None = None
+    #: where, when the act leaves the places to the Executive
+    places: Places | None = None
     basis_act: str | None = None
     notes: str | None = None
 
