@@ -173,20 +173,20 @@ def regime_text(regime: Regime) -> str:
     _deadlines(out, regime)
     _others(out, regime)
     _cases(out, regime)
-    return out.text()
+    return describe.with_reais(out.text(), regime.currency, regime.conversion)  # by the act's rule, if it has one
 
 
 def _units(out: _Text, regime: Regime) -> None:
     out.heading("Unidades fiscais e valores")
-    if not regime.units:
-        out.line("Valores em reais (R$).")
+    if not regime.units or regime.currency != "R$":
+        out.line(describe.currency_text(regime.currency, regime.conversion))
     for unit in regime.units:
         out.item(f"{unit.code} — {unit.name} — {regime.cite_item(unit)}")
         if not unit.values:
             out.line("O ato não fixa o valor: cadastre-o em Cadastros → Unidades fiscais antes de calcular.", 2)
         for value in unit.values:
             source = regime.cite(value.basis) if value.basis else (value.source or regime.cite_item(unit))
-            out.item(f"{value.year}: {format_brl(value.value)} ({source})", 2)
+            out.item(f"{value.year}: {format_brl(value.value, currency=regime.currency)} ({source})", 2)
         out.notes(describe.notes(unit), 2)
     if regime.units:
         out.line("Valores do ato; um valor cadastrado no banco (Cadastros → Unidades fiscais) prevalece no cálculo.")
@@ -352,6 +352,8 @@ def _infractions(out: _Text, regime: Regime) -> None:
             ref = f" {_id(fact.ident)}" if fact.ident else ""
             out.line(f"{fact.text}{ref}" + (f" — {fact.cite}" if fact.cite else ""), 2)
             out.notes(fact.notes, 3)
+            for detail in fact.details:  # what each value of a fine written as a formula is
+                out.line(detail.text + (f" — {detail.cite}" if detail.cite else ""), 3)
 
 
 def _ladders(out: _Text, regime: Regime) -> None:

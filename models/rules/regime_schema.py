@@ -375,6 +375,37 @@ basis_act = "Lei nº 2.537/2025, art. 5º"
 """
 
 
+#: a fine written as a formula that reads another fee of the act (issue 29 §1): its inputs, one asked and one the
+#: fee of the offender's permit — no shipped act has one; added to São Bento's, whose occupation price it reads
+SAMPLE_FINE_FORMULA = """
+[[infractions]]
+code = "exemplo-multa-formula"
+label = "Exemplo: multa de uma parte do preço de ocupação mais um valor que a autoridade fixa"
+article = "art. 2º, § 2º"
+basis = "art. 2º, § 2º"
+
+[infractions.fine]
+formula = "0.30 * valor_ocupacao + agravante"
+basis = "art. 2º, § 2º"
+
+[[infractions.fine.terms]]
+name = "agravante"
+label = "Valor fixo"
+value = "10.00"
+unit = "R$"
+basis = "art. 2º, § 2º"
+
+[[infractions.fine.inputs]]
+name = "valor_ocupacao"
+label = "Preço público de ocupação"
+unit = "R$"
+max = "10000"
+set_by = "authority"
+fee = "occupation"
+basis = "art. 9º, § 2º"
+"""
+
+
 def _in_cruzeiros_reais(text: str) -> str:
     start = text.index("\nscope = [")
     end = text.index("\n", start + 1)
@@ -407,6 +438,8 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         carts = next((n, t) for n, t in texts if 'id = "carrinho-pipoca"' in t)
         by_kind = SAO_BENTO_OCCUPATION_BY_KIND.replace('id = "occupation"', 'id = "exemplo-metro-linear"', 1)
         texts.append((carts[0], carts[1] + by_kind))
+        # nor writes a fine as a formula reading another fee of the act: São Bento's occupation price, read so
+        texts.append((carts[0], carts[1] + SAMPLE_FINE_FORMULA))
         # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so
         texts.append((name, _in_cruzeiros_reais(text)))
         # nor leaves a renewal window to a decree of the Executive: one shipped renewal, said so

@@ -61,14 +61,38 @@ def _quote_lines_of(permit, regime, fee_ids: list[str], admin_ids: list[str], ye
             return lines
     if not fee_ids:
         return []
-    inputs = {"fees": fee_ids, "year": year}
+    inputs = permit_inputs(permit, bool(permit.company_mei) if permit.company else None)
+    return [line.to_dict() for line in quote(regime, book=book, fees=fee_ids, year=year, **inputs).lines]
+
+
+def permit_inputs(permit, mei: bool | None) -> dict:
+    """What the fee engine reads of a permit: its stall's equipment, line and sizes, and whether its holder is an
+    MEI (``mei``: None for a person)."""
+    inputs = {}
     for name in ("equipment", "line", "front", "depth", "hitch"):
         value = getattr(permit, name)
         if value not in (None, ""):
             inputs[name] = value
-    if permit.company:
-        inputs["mei"] = bool(permit.company_mei)
-    return [line.to_dict() for line in quote(regime, book=book, **inputs).lines]
+    if mei is not None:
+        inputs["mei"] = mei
+    return inputs
+
+
+def permit_fee_lines(regime, permit: Permit, fee_ids, on: _dt.date) -> dict:
+    """``{fee id: QuoteLine}``: the act's fees ``fee_ids`` priced by the fee engine with the facts of ``permit``
+    for the day ``on``, in the act's own money (a fine that is a share of one is converted once, whole); the
+    ``UserError`` that says why, for a fee those facts do not price."""
+    from models.billing.pricing import quote
+
+    mei = bool(permit.company.mei) if permit.company_id else None
+    found: dict = {}
+    for fee_id in fee_ids:
+        try:
+            inputs = permit_inputs(permit, mei)
+            found[fee_id] = quote(regime, fees=[fee_id], year=on.year, on=on, convert=False, **inputs).lines[0]
+        except UserError as exc:
+            found[fee_id] = exc
+    return found
 
 
 def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:

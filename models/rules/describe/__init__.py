@@ -81,6 +81,7 @@ from models.rules.describe.text import (
     percent,
     period,
     plural,
+    with_reais,
     years,
 )
 from models.rules.describe.words import (
@@ -165,5 +166,6 @@ __all__ = [
     "validity",
     "venue",
     "window",
+    "with_reais",
     "years",
 ]

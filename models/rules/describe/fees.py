@@ -129,13 +129,16 @@ def _formula_facts(regime: Regime, fee: Fee) -> list[Fact]:
     """A formula fee: its rule, each term and table row, each value it asks for, its exceptions in order."""
     assert fee.formula is not None, "the loader requires it of a formula fee"
     out = [fact(regime, f"Regra geral: {_written(fee.formula)}", fee)]
+    money = regime.currency  # a unit in money is the act's: "1.500,00 CR$/exercicio"
     for term in fee.terms:
-        value = _written(term.formula) if term.formula else f"{format_factor(term.value or 0)} {term.unit}".strip()
+        unit = term.unit.replace("R$", money) if term.unit else ""
+        value = _written(term.formula) if term.formula else f"{format_factor(term.value or 0)} {unit}".strip()
         out.append(fact(regime, f"{term.name} ({term.label or 'termo'}) = {value}", term))
     for table in fee.tables:
         for row in table.rows:
             case = _written(row.when) if row.when else "demais casos"
-            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value)} {table.unit}".strip(), row))
+            unit = table.unit.replace("R$", money) if table.unit else ""
+            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value)} {unit}".strip(), row))
     for item in fee.inputs:
         out.append(
             fact(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from models.rules.describe.fees import act_word
+from models.rules.describe.rules import fine_rule_facts
 from models.rules.describe.text import (
     Fact,
     amount,
@@ -148,7 +151,11 @@ def ladder_facts(regime: Regime, ladder: Ladder) -> list[Fact]:
 def infraction_facts(regime: Regime, inf: Infraction) -> list[Fact]:
     """Everything an infraction entails: its fine, ladder and every extra sanction, with their articles."""
     out = []
-    if inf.fine is not None:
+    if inf.fine is not None and inf.fine.formula is not None:  # the fine's rule in words, its values under it
+        rule = fine_rule_facts(regime, inf)
+        if rule:
+            out.append(dataclasses.replace(rule[0], details=tuple(rule[1:])))
+    elif inf.fine is not None:
         out.append(fact(regime, f"Multa: {fine(inf.fine, regime.currency)}", inf.fine))
     if inf.ladder:
         ladder = regime.ladder(inf.ladder)

@@ -20,7 +20,7 @@ from models.rules.formulas.syntax import precedence as _precedence
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
 from models.rules.regimes.legacy_fees import as_formulas
-from models.rules.regimes.model import Fee
+from models.rules.regimes.model import Fee, Infraction
 from models.rules.regimes.model.fees import SETTERS
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 
@@ -221,12 +221,21 @@ def rule_facts(regime: Regime, fee: Fee) -> list[Fact]:
     return out
 
 
-def _one(regime: Regime, fee: Fee) -> list[Fact]:
+def fine_rule_facts(regime: Regime, infraction: Infraction) -> list[Fact]:
+    """A fine written as a formula in words, as a fee's rule is: "Multa = 0,30 × preço público de ocupação", then
+    what each of its values is (a value that is another fee of the act: priced from the offender's permit, else
+    asked within its bounds), each with its article."""
+    fine = infraction.fine
+    assert fine is not None and fine.formula is not None, "only a fine written as a formula"
+    return _one(regime, fine.as_fee(infraction.code, infraction.label), what="Multa")
+
+
+def _one(regime: Regime, fee: Fee, what: str | None = None) -> list[Fact]:
     program = program_for(regime, fee)
     if program.errors:  # a mistake the checker reports; nothing to say in words
         return []
     words = _Words(regime, program)
-    what = "Caução" if fee.line_kind == "deposit" else "Valor"
+    what = what or ("Caução" if fee.line_kind == "deposit" else "Valor")
     per = f", {PER[fee.per]}" if fee.per in PER and fee.per != "once" else ""
     out = [Fact(text=f"{what} = {words.expr(program.formula)}{per}", cite=regime.cite_item(fee))]
     for refusal in fee.refusals:  # what the act does not allow, before any price
@@ -278,4 +287,11 @@ def _value_facts(regime: Regime, program: FeeProgram, words: _Words, name: str) 
         return [_said(regime, text, index)]
     item = program.inputs[name][0]
     who = SETTERS.get(item.set_by, item.set_by)
+    if item.fee is not None:  # another fee of the act: from the offender's permit, else asked
+        fee = regime.fee(item.fee)
+        text = (
+            f"{cap(item.label)}: {lower_first(fee.label)} deste ato ({fee.id}), calculado com os dados da permissão "
+            f"do infrator; sem ela, valor que {who}, {bounds_span(item)}"
+        )
+        return [_said(regime, text, item)]
     return [_said(regime, f"{cap(item.label)}: valor que {who}, {bounds_span(item)}", item)]

@@ -129,6 +129,14 @@ def checked_asked(
     return result
 
 
+def asked_text(regime: Regime, item: AskedInput, given: AskedValue) -> str:
+    """A value given for an asked input, said with its unit, article and who gave it: "Valor da licença = 1.000,00
+    R$ (LC 324/2025, art. 89) — informado por Marcos Fiscal"."""
+    by = f" — informado por {given.set_by}" if given.set_by else ""
+    cite = regime.cite(item.basis, item.basis_act, item.amended_by)
+    return f"{item.label} = {_factor(given.value)}{_unit(item.unit, regime.currency)} ({cite}){by}"
+
+
 class _Pricing:
     """One evaluation of a formula fee (the :class:`Env` of its compiled closures): the values read, each once,
     and the details in reading order."""
@@ -338,12 +346,18 @@ class _Pricing:
 
     def _asked(self, name: str) -> tuple[Value, str]:
         item, _dim = self.program.inputs[name]
+        why_asked = ""
+        if item.fee is not None:  # another fee of the act: priced with the offender's permit, else asked
+            try:
+                return self._other_fee(item, self.fee_amount(item.fee))
+            except UserError as exc:
+                why_asked = f" ({exc.message.rstrip('.')})"
         value = self.asked.get(name)
         if value is None:
             who = SETTERS.get(item.set_by, item.set_by)
             raise UserError(
                 f'"{self.program.fee.label}" depende de {item.label.lower()}, valor que {who}, '
-                f"{bounds_text(self.regime, item)}: informe-o ({name}) antes de calcular.",
+                f"{bounds_text(self.regime, item)}: informe-o ({name}) antes de calcular{why_asked}.",
                 field=f"inputs.{name}",
             )
         self.bases.append(item.basis)
@@ -354,6 +368,14 @@ class _Pricing:
         )
         self.given.append(AskedValue(name, item.label, value, self.asked_by))
         return value, _factor(value)
+
+    def _other_fee(self, item: AskedInput, line: QuoteLine) -> tuple[Value, str]:
+        """A value that is another fee of the act, priced by the fee engine: said with its formula and article."""
+        self.bases.append(item.basis)
+        amount = format_brl(line.amount, currency=self.regime.currency)
+        cite = self._cite(f"input:{item.name}", item.basis, item.basis_act, item.amended_by)
+        self.details.append(f"{item.label} ({cite}) = {line.label}: {line.formula} = {amount} ({line.basis})")
+        return line.amount, _factor(line.amount)
 
     def _index(self, code: str) -> tuple[Value, str]:
         index = self.regime.index(code)

@@ -268,11 +268,17 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         program = compile_fee(regime, fine.as_fee(infraction.code, infraction.label))
         for key, error in program.errors:
             fail(f"infractions[{i}].fine.{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+        fees = {fee.id for fee in regime.fees}
         for j, item in enumerate(fine.inputs):
             if item.fee_value:
                 fail(
                     f"infractions[{i}].fine.inputs[{j}].fee_value",
                     "fee_value só num preço ([[fees]]): a multa que a autoridade fixa é admin_defined = true",
+                )
+            if item.fee is not None and item.fee not in fees:  # a value that is another fee of the act
+                fail(
+                    f"infractions[{i}].fine.inputs[{j}].fee",
+                    f"preço {show(item.fee)} não existe em [[fees]]{meant(item.fee, fees)}",
                 )
     for circle in fee_circles(programs):
         fail(

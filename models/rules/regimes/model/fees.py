@@ -274,6 +274,10 @@ class AskedInput:
     #: true``): the fee is assessed apart — not priced with the application, charged once the value is set, typed
     #: by the fee's id too (``--admin-value FEE=VALOR``). Declared in the file, never guessed
     fee_value: bool = False
+    #: a fine's value that is another fee of the act (``fee = "licenca"``: "30 % do valor da licença"): priced by
+    #: the fee engine with the facts of the offender's permit when the record names one; asked, within the bounds,
+    #: when it does not
+    fee: str | None = None
 
 
 @dataclass(frozen=True)
