@@ -318,15 +318,15 @@ class _Pricing:
                 case = row.label or (self.symbolic(when) if when is not None else "demais casos")
                 cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
                 said = self.program.said[key] = (
-                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.value)}"
+                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.amount)}"
                     f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
                 )
-            value = row.value
+            value = row.amount
             text = _factor(value)
             if table.fiscal is not None:
                 unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
                 self.details.append(self._unit_detail(table.fiscal, self.year))
-                self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
+                self.products[name] = f"{_factor(row.amount)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
             self.details.append(said)
             return value, text
@@ -554,7 +554,7 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
         return fiscal if fiscal is not None else _measure(value)
     inp = pricing.inp
     if name == "energy":
-        tier = next((t for f in pricing.regime.fees for t in f.tiers if t.id == value), None)
+        tier = next((t for f in pricing.regime.fees for t in f.energy_tiers() if t.id == value), None)
         return tier.label if tier is not None else str(value)
     chosen = inp.equipment if name == "equipment" else inp.line if name == "line" else inp.venue
     if name in ("equipment", "line", "venue") and chosen is not None and chosen.id == value:
@@ -570,7 +570,7 @@ def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
     if name in program.tables and program.tables[name].fiscal is not None:
         row = pricing._row(name)
         if row is not None:
-            return f"{_factor(program.tables[name].table.rows[row].value)} {program.tables[name].fiscal}"
+            return f"{_factor(program.tables[name].table.rows[row].amount)} {program.tables[name].fiscal}"
     term = program.terms.get(name)
     if term is not None and term.fiscal is not None and term.term.value is not None:
         return f"{_factor(term.term.value)} {term.fiscal}"

@@ -136,9 +136,10 @@ def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
         for j, cited in enumerate(term.cited):
             yield f"terms[{i}].cited[{j}].when", cited.when
     for i, table in enumerate(fee.tables):
-        for j, row in enumerate(table.rows):
-            if row.when is not None:
-                yield f"tables[{i}].rows[{j}].when", row.when
+        for j in range(len(table.rows)):
+            when = table.when_of(j)  # a table of choices: the option chosen (``venue == 'recinto'``)
+            if when is not None:
+                yield f"tables[{i}].rows[{j}].when", when
     for i, exc in enumerate(fee.exceptions):
         yield f"exceptions[{i}].when", exc.when
         yield f"exceptions[{i}].formula", exc.formula
@@ -233,7 +234,7 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     desk["equipment"] = Category("equipamento", frozenset(e.id for e in regime.equipment_kinds))
     desk["line"] = Category("ramo", frozenset(line.id for line in regime.lines))
     desk["venue"] = Category("imóvel", frozenset(regime.ids("venue")))
-    desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.tiers))
+    desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.energy_tiers()))
     trees: dict[str, Expr] = {}
     for key, text in fee_expressions(fee):
         try:
@@ -243,7 +244,8 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
 
     term_keys = {term.name: f"terms[{i}]" for i, term in enumerate(fee.terms)}
     terms = {term.name: term for term in fee.terms}
-    tables = {table.name: (i, table) for i, table in enumerate(fee.tables)}
+    # a table with columns is read by each column's name, as a table of its own
+    tables = {read.name: (i, read) for i, table in enumerate(fee.tables) for read in table.read_as()}
     asked: dict[str, tuple[AskedInput, Dim]] = {}
     for i, item in enumerate(fee.inputs):
         try:
@@ -304,8 +306,9 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
             failed.add(name)
             raise _ReportedError(name, column) from None
         whens = tuple(
-            None if row.when is None else trees.get(f"tables[{i}].rows[{j}].when") for j, row in enumerate(table.rows)
-        )
+            None if table.when_of(j) is None else trees.get(f"tables[{i}].rows[{j}].when")
+            for j in range(len(table.rows))
+        )  # a column of a table of choices has a row for each of its options, in order
         keyed = _keyed(whens)
         if keyed is not None and keyed[0] not in DESK_CATEGORIES:  # a term or an asked value: tried in order
             keyed = None
@@ -390,12 +393,13 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         for j in range(len(term.cited)):
             expect(f"terms[{i}].cited[{j}].when", BOOL, "a condição de citar o artigo")
     for i, table in enumerate(fee.tables):
-        try:
-            table_type(table.name, 1)
-        except FormulaError:
-            pass  # recorded at the table's key
-        for j, row in enumerate(table.rows):
-            if row.when is not None:
+        for read in table.read_as():
+            try:
+                table_type(read.name, 1)
+            except FormulaError:
+                pass  # recorded at the table's key
+        for j in range(len(table.rows)):
+            if table.when_of(j) is not None:
                 expect(f"tables[{i}].rows[{j}].when", BOOL, "a condição da linha")
     exceptions: list[ExceptionProgram] = []
     for i, exception in enumerate(fee.exceptions):
