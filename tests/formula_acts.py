@@ -11,12 +11,7 @@ originals: the same figures must come out of both.
 
 from __future__ import annotations
 
-from models.rules.regime_schema import (
-    OLIMPIA_VENUE_BY_KIND,
-    SAO_BENTO_ENERGY_BY_KIND,
-    SAO_BENTO_OCCUPATION_BY_KIND,
-    SJC_LICENCE_BY_KIND,
-)
+from models.rules.regime_schema import former_text
 from models.rules.regimes import default_regimes_folder, load_regime_text
 
 FOLDER = default_regimes_folder()
@@ -25,27 +20,16 @@ SJC_SHIPPED_TEXT = (FOLDER / "sjc-2014.toml").read_text(encoding="utf-8")
 OLIMPIA_TEXT = (FOLDER / "olimpia-2025.toml").read_text(encoding="utf-8")
 
 
-def _said_again(text: str, first: str, until: str, block: str) -> str:
-    """``text`` with the fees from ``[[fees]]\nid = "first"`` up to ``[[fees]]\nid = "until"`` replaced by
-    ``block``."""
-    start = text.index(f'[[fees]]\nid = "{first}"')
-    end = text.index(f'[[fees]]\nid = "{until}"', start)
-    return text[:start] + block.lstrip("\n") + "\n" + text[end:]
-
-
 def sjc_by_kind_text() -> str:
     """São José dos Campos' act with its monthly fee in the older kind (``per-area-month``), as the file said it
     before it was written as its formula."""
-    return _said_again(SJC_SHIPPED_TEXT, "licence-fee", "rateio-energia-banheiros", SJC_LICENCE_BY_KIND)
+    return former_text("sjc-2014", SJC_SHIPPED_TEXT)
 
 
 def olimpia_by_kind_text() -> str:
     """Olímpia's act with its venue table in the older kind (``venue-table``, the deposit a column of it), as the
     file said it before its fee and its deposit were written as formulas."""
-    text = _said_again(OLIMPIA_TEXT, "event-venue", "event-utilities", OLIMPIA_VENUE_BY_KIND)
-    return text.replace(
-        'fees = ["event-venue", "event-venue-caucao", "event-utilities"]', 'fees = ["event-venue", "event-utilities"]'
-    )
+    return former_text("olimpia-2025", OLIMPIA_TEXT)
 
 
 #: the monthly fee's act as the converter and the formula tests read it: in its older kind
@@ -232,10 +216,7 @@ basis = "art. 12, § 2º"
 def sao_bento_by_kind_text() -> str:
     """São Bento's shipped act with its occupation price and its energy tariff in the older kinds
     (``linear-metre``, ``energy``), in place of their formula fees."""
-    start = SAO_BENTO_TEXT.index('[[fees]]\nid = "occupation"')
-    end = SAO_BENTO_TEXT.index("# ---------------------------------------------------------------- schedule", start)
-    by_kind = SAO_BENTO_OCCUPATION_BY_KIND.lstrip("\n") + SAO_BENTO_ENERGY_BY_KIND
-    return SAO_BENTO_TEXT[:start] + by_kind + "\n" + SAO_BENTO_TEXT[end:]
+    return former_text("sao-bento-2026", SAO_BENTO_TEXT)
 
 
 #: the acts whose fee the Administration sets, with that fee's id: written as formula fees whose value is the

@@ -529,6 +529,41 @@ arrears = { months = 3, consecutive = true, sanction = "revocation", basis = "ar
 """  # noqa: E501 - the act's sentences, as the file said them
 
 
+#: the fees of a shipped act said in the older kinds before they were formulas: (the ids of the formula fees, the
+#: text that said them, the permit kinds' list of fees then and now)
+_FORMER = {
+    "sao-bento-2026": (("occupation", "energy"), SAO_BENTO_OCCUPATION_BY_KIND + SAO_BENTO_ENERGY_BY_KIND, None),
+    "olimpia-2025": (
+        ("event-venue", "event-venue-caucao"),
+        OLIMPIA_VENUE_BY_KIND,
+        (
+            'fees = ["event-venue", "event-venue-caucao", "event-utilities"]',
+            'fees = ["event-venue", "event-utilities"]',
+        ),
+    ),
+    "sjc-2014": (("licence-fee",), SJC_LICENCE_BY_KIND, None),
+}
+
+
+def former_text(regime_id: str, text: str) -> str:
+    """A shipped act's ``text`` with the fees it now says as formulas said as its file said them before, in the
+    older kinds (``linear-metre``, ``energy``, ``venue-table``, ``per-area-month``): the reference the converter's
+    tests and the formula benchmark compare with. ``text`` itself for an act that has none."""
+    if regime_id not in _FORMER:
+        return text
+    ids, block, kinds = _FORMER[regime_id]
+    start = text.index(f'[[fees]]\nid = "{ids[0]}"')
+    headers = [m.start() for m in re.finditer(r'^(\[\[fees\]\]\nid = "([^"]+)"|# -{10,})', text[start:], re.M)]
+    ends = [
+        start + at
+        for at in headers
+        if not text[start + at :].startswith(tuple(f'[[fees]]\nid = "{ident}"' for ident in ids))
+    ]
+    end = ends[0] if ends else len(text)
+    said = text[:start] + block.lstrip("\n") + "\n" + text[end:]
+    return said.replace(*kinds) if kinds else said
+
+
 def _in_cruzeiros_reais(text: str) -> str:
     start = text.index("\nscope = [")
     end = text.index("\n", start + 1)

@@ -592,8 +592,15 @@ def _said_text(pricing: _Pricing, template: str, key: str) -> str:
 
 
 def _says(pricing: _Pricing) -> None:
-    """What the line says (``[[fees.says]]``), each whose condition holds, with its article."""
-    for n, says in enumerate(pricing.program.fee.says):
+    """What the line says (``[[fees.says]]``), each whose condition holds, with its article: one about other ids
+    of a category the case gives (``venue in ['estadio'] and …``) is not read."""
+    program = pricing.program
+    keys = program.says_keys
+    chosen = _chosen(pricing.inp) if any(keys) else {}
+    for n, says in enumerate(program.fee.says):
+        key = keys[n] if n < len(keys) else None
+        if key is not None and chosen[key[0]] is not None and chosen[key[0]] not in key[1]:
+            continue
         if says.when is not None and not pricing.evaluate(f"says:{n}"):
             continue
         text = _said_text(pricing, says.text, f"says:{n}")
@@ -603,19 +610,24 @@ def _says(pricing: _Pricing) -> None:
         pricing.details.append(text)
 
 
-def _refuse(pricing: _Pricing) -> None:
-    """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
-    condition holds stops the price with its reason and article."""
-    program, inp = pricing.program, pricing.inp
-    chosen = {
+def _chosen(inp: Inputs) -> dict[str, str | None]:
+    """The id the case gives for each desk category (None: not given)."""
+    return {
         "equipment": inp.equipment.id if inp.equipment is not None else None,
         "line": inp.line.id if inp.line is not None else None,
         "venue": inp.venue.id if inp.venue is not None else None,
         "energy": inp.energy if inp.energy != ENERGY_NONE else None,
     }
+
+
+def _refuse(pricing: _Pricing) -> None:
+    """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
+    condition holds stops the price with its reason and article."""
+    program = pricing.program
+    chosen = _chosen(pricing.inp)
     for n, refusal in enumerate(program.fee.refusals):
         key = program.refusal_keys[n] if n < len(program.refusal_keys) else None
-        if key is not None and chosen[key[0]] != key[1]:
+        if key is not None and chosen[key[0]] not in key[1]:
             continue  # a refusal for another line, tier, venue…, or the category not given: undecided
         cite = pricing._cite(f"refusal:{n}", refusal.basis, refusal.basis_act, refusal.amended_by)
         pricing.asking_for, pricing.refusing = cite, True

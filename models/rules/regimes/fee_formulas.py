@@ -16,7 +16,19 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from models.rules.formulas.compiled import Compiled, compile_expr
-from models.rules.formulas.syntax import Binary, Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
+from models.rules.formulas.syntax import (
+    Binary,
+    Call,
+    Expr,
+    FormulaError,
+    In,
+    Name,
+    Num,
+    Str,
+    names,
+    parse,
+    substituted,
+)
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
@@ -121,9 +133,12 @@ class FeeProgram:
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
     #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
     said_types: dict[str, Type] = field(default_factory=dict, compare=False)
-    #: per refusal, the desk's category and id its condition starts with (``line == 'pastel' and …``): a refusal
-    #: for another id, or with the category not given, is not read at all
-    refusal_keys: tuple[tuple[str, str] | None, ...] = field(default=(), compare=False)
+    #: per refusal, the desk's category and the ids its condition starts with (``line == 'pastel' and …``,
+    #: ``venue in ['a', 'b'] and …``): a refusal for other ids, or with the category not given, is not read at all
+    refusal_keys: tuple[tuple[str, frozenset[str]] | None, ...] = field(default=(), compare=False)
+    #: the same for each sentence the line says (``[[fees.says]]``): one for other ids of a category given is not
+    #: read (its condition cannot hold)
+    says_keys: tuple[tuple[str, frozenset[str]] | None, ...] = field(default=(), compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
@@ -489,11 +504,13 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         compiled=compiled,
         said_types={_said_key(key): kind for key, kind in said_types.items()},
         refusal_keys=tuple(_category_key(trees.get(f"refusals[{i}].when")) for i in range(len(fee.refusals))),
+        says_keys=tuple(_category_key(trees.get(f"says[{i}].when")) for i in range(len(fee.says))),
     )
 
 
-def _category_key(tree: Expr | None) -> tuple[str, str] | None:
-    """``(name, id)`` when ``tree`` is ``NAME == 'id'`` over a desk category, or starts with it (``and``)."""
+def _category_key(tree: Expr | None) -> tuple[str, frozenset[str]] | None:
+    """``(name, ids)`` when ``tree`` is ``NAME == 'id'`` or ``NAME in ['a', 'b']`` over a desk category, or starts
+    with it (``and``): the condition cannot hold for another id."""
     while isinstance(tree, Binary) and tree.op == "and":
         tree = tree.left
     if (
@@ -503,7 +520,15 @@ def _category_key(tree: Expr | None) -> tuple[str, str] | None:
         and tree.left.name in DESK_CATEGORIES
         and isinstance(tree.right, Str)
     ):
-        return tree.left.name, tree.right.value
+        return tree.left.name, frozenset((tree.right.value,))
+    if (
+        isinstance(tree, In)
+        and not tree.negated
+        and isinstance(tree.item, Name)
+        and tree.item.name in DESK_CATEGORIES
+        and all(isinstance(option, Str) for option in tree.options)
+    ):
+        return tree.item.name, frozenset(str(option.value) for option in tree.options)
     return None
 
 
