@@ -50,6 +50,9 @@ _DESK_WORDS = {
 #: the units of a count (days, feira days, events, months, fiscal years): a term in them is written 3, not 3,00
 _COUNTED = frozenset(((unit, 1),) for unit in ("dia", "dia_feira", "evento", "mes", "exercicio"))
 
+#: the desk's facts whose being given is their being set on the inputs
+_GIVEN = frozenset({"hitch", "days", "equipment", "line", "venue"})
+
 #: the desk's categories: in an exception's condition, one not given is none of the ids the condition names
 _CATEGORIES = frozenset({"equipment", "line", "venue", "energy"})
 
@@ -380,18 +383,14 @@ class _Pricing:
             return inp.area is not None or (
                 inp.front_or_equipment() is not None and inp.depth_or_equipment() is not None
             )
-        found = {
-            "front": inp.front_or_equipment(),
-            "depth": inp.depth_or_equipment(),
-            "hitch": inp.hitch,
-            "days": inp.days,
-            "equipment": inp.equipment,
-            "line": inp.line,
-            "venue": inp.venue,
-            "energy": inp.energy if inp.energy != ENERGY_NONE else None,
-        }
-        if name in found:
-            return found[name] is not None
+        if name == "front":
+            return inp.front_or_equipment() is not None
+        if name == "depth":
+            return inp.depth_or_equipment() is not None
+        if name == "energy":
+            return inp.energy != ENERGY_NONE
+        if name in _GIVEN:
+            return getattr(inp, name) is not None
         if name in PERIODS:
             return inp.periods.get(name) is not None
         return True  # the year, mei, local: always known
@@ -595,12 +594,9 @@ def _says(pricing: _Pricing) -> None:
     """What the line says (``[[fees.says]]``), each whose condition holds, with its article: one about other ids
     of a category the case gives (``venue in ['estadio'] and …``) is not read."""
     program = pricing.program
-    keys = program.says_keys
-    chosen = _chosen(pricing.inp) if any(keys) else {}
-    for n, says in enumerate(program.fee.says):
-        key = keys[n] if n < len(keys) else None
-        if key is not None and chosen[key[0]] is not None and chosen[key[0]] not in key[1]:
-            continue
+    every = program.fee.says
+    for n in _plan(pricing, "says", program.says_keys, len(every), given_only=True):
+        says = every[n]
         if says.when is not None and not pricing.evaluate(f"says:{n}"):
             continue
         text = _said_text(pricing, says.text, f"says:{n}")
@@ -610,25 +606,55 @@ def _says(pricing: _Pricing) -> None:
         pricing.details.append(text)
 
 
-def _chosen(inp: Inputs) -> dict[str, str | None]:
-    """The id the case gives for each desk category (None: not given)."""
-    return {
-        "equipment": inp.equipment.id if inp.equipment is not None else None,
-        "line": inp.line.id if inp.line is not None else None,
-        "venue": inp.venue.id if inp.venue is not None else None,
-        "energy": inp.energy if inp.energy != ENERGY_NONE else None,
-    }
+def _chosen(inp: Inputs) -> tuple[str | None, ...]:
+    """The id the case gives for each desk category, in ``_CATEGORY_ORDER`` (None: not given)."""
+    return (
+        inp.equipment.id if inp.equipment is not None else None,
+        inp.line.id if inp.line is not None else None,
+        inp.venue.id if inp.venue is not None else None,
+        inp.energy if inp.energy != ENERGY_NONE else None,
+    )
+
+
+_CATEGORY_ORDER = {"equipment": 0, "line": 1, "venue": 2, "energy": 3}
+
+
+def _plan(
+    pricing: _Pricing,
+    what: str,
+    keys: tuple[tuple[str, frozenset[str]] | None, ...],
+    count: int,
+    *,
+    given_only: bool,
+) -> tuple[int, ...]:
+    """The refusals or sentences (``what``) to read for the case, in the file's order: those whose condition
+    starts with an id of a category (``keys``) are left out for another id — and, unless ``given_only``, with the
+    category not given. Worked out once per version of the act and choice of the categories."""
+    chosen = _chosen(pricing.inp)
+    plan_key = (what, chosen)
+    plans = pricing.program.plans
+    found = plans.get(plan_key)
+    if found is None:
+        kept = []
+        for n in range(count):
+            key = keys[n] if n < len(keys) else None
+            if key is not None:
+                picked = chosen[_CATEGORY_ORDER[key[0]]]
+                if (picked is not None or not given_only) and picked not in key[1]:
+                    continue
+            kept.append(n)
+        found = plans[plan_key] = tuple(kept)
+    return found
 
 
 def _refuse(pricing: _Pricing) -> None:
     """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
     condition holds stops the price with its reason and article."""
     program = pricing.program
-    chosen = _chosen(pricing.inp)
-    for n, refusal in enumerate(program.fee.refusals):
-        key = program.refusal_keys[n] if n < len(program.refusal_keys) else None
-        if key is not None and chosen[key[0]] not in key[1]:
-            continue  # a refusal for another line, tier, venue…, or the category not given: undecided
+    every = program.fee.refusals
+    # a refusal for another line, tier, venue…, or the category not given, is not read: undecided
+    for n in _plan(pricing, "refusals", program.refusal_keys, len(every), given_only=False):
+        refusal = every[n]
         cite = pricing._cite(f"refusal:{n}", refusal.basis, refusal.basis_act, refusal.amended_by)
         pricing.asking_for, pricing.refusing = cite, True
         try:

@@ -139,6 +139,9 @@ class FeeProgram:
     #: the same for each sentence the line says (``[[fees.says]]``): one for other ids of a category given is not
     #: read (its condition cannot hold)
     says_keys: tuple[tuple[str, frozenset[str]] | None, ...] = field(default=(), compare=False)
+    #: the refusals and sentences read for each choice of the desk's categories (by those keys), worked out at the
+    #: first quote of that choice
+    plans: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
