@@ -150,7 +150,7 @@ def fee_quote(
 
     notes: list[str] = []
     # an energy fee, or a formula fee priced by the tier (its table of the tiers, or the tiers it was said from)
-    energy_fees = [f for f in regime.fees if f.energy_tiers()]
+    energy_fees = regime.energy_fees
     tier_owner: tuple[Fee, EnergyTier | Choice] | None = None
     if energy != ENERGY_NONE:
         for fee in energy_fees:

@@ -538,6 +538,16 @@ _COUNT_WORDS = {
 }
 
 
+def _count_words(program: FeeProgram, key: str) -> tuple[str, str] | None:
+    """The words of a count said at ``key`` (``dia``, ``dias``), or None for a value that is not a count: found
+    once per version of the act."""
+    found = program.count_words.get(key, False)
+    if found is False:
+        said = program.said_types.get(key)
+        found = program.count_words[key] = _COUNT_WORDS.get(said) if isinstance(said, Dim) else None
+    return found  # type: ignore[return-value]
+
+
 def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
     """A value a text says (a refusal's reason, the line's label, what the line says): a count with its word
     (``3 dias``), a value of the act in fiscal units as the act writes it (``60 UFESP``), a measure as the desk
@@ -546,7 +556,7 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
         return "sim" if value else "não"
     name = text.strip()
     if isinstance(value, Decimal):
-        words = _COUNT_WORDS.get(pricing.program.said_types.get(key))  # type: ignore[arg-type]
+        words = _count_words(pricing.program, key)
         if words is not None and value == value.to_integral():
             return f"{int(value)} {words[0] if value == 1 else words[1]}"
         fiscal = _fiscal_value(pricing, name)

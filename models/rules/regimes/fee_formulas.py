@@ -142,6 +142,8 @@ class FeeProgram:
     #: the refusals and sentences read for each choice of the desk's categories (by those keys), worked out at the
     #: first quote of that choice
     plans: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict, compare=False)
+    #: the words of a count said in a text (``dia``, ``dias``), by its compiled key (None: not a count)
+    count_words: dict[str, tuple[str, str] | None] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:

@@ -129,9 +129,12 @@ class Regime:
     # lookup tables, built once
     units_by_code: dict[str, Unit] = field(init=False, repr=False, compare=False)
     _lookups: dict[str, dict[str, object]] = field(init=False, repr=False, compare=False)
+    #: the fees priced by the consumption tier declared (an energy fee, a formula fee with a table of the tiers)
+    energy_fees: tuple[Fee, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units_by_code", _index(self.units, "code"))
+        object.__setattr__(self, "energy_fees", tuple(fee for fee in self.fees if fee.energy_tiers()))
         venues: dict[str, Venue | Choice] = {}  # a venue listed by a fee and by its deposit's: the first
         for fee in self.fees:
             for venue in fee.venue_choices():
