@@ -132,6 +132,24 @@ def checked_asked(
     return result
 
 
+def _name_kind(program: FeeProgram, regime: Regime, name: str) -> str:
+    """What a name of a formula fee is: ``base``, a ``term``, a ``table``, an ``asked`` value, a fiscal ``unit``, an
+    ``index`` or a fact of the ``desk``."""
+    if name == "base":
+        return "base"
+    if name in program.terms:
+        return "term"
+    if name in program.tables:
+        return "table"
+    if name in program.inputs:
+        return "asked"
+    if name in regime.units_by_code:
+        return "unit"
+    if any(index.code == name for index in regime.indexes):
+        return "index"
+    return "desk"
+
+
 class _Pricing:
     """One evaluation of a formula fee (the :class:`Env` of its compiled closures): the values read, each once,
     and the details in reading order."""
@@ -210,21 +228,24 @@ class _Pricing:
     # -- names
     def _read(self, name: str) -> tuple[Value, str]:
         program, regime = self.program, self.regime
-        if name == "base":  # an exception that reads the general rule, when the rule was set aside unpriced
+        kind = program.name_kinds.get(name)
+        if kind is None:  # what the name is, found once per version of the act
+            kind = program.name_kinds[name] = _name_kind(program, regime, name)
+        if kind == "base":  # an exception that reads the general rule, when the rule was set aside unpriced
             base = self.evaluate("formula")
             assert isinstance(base, Decimal)
             return base, _measure(base)
-        if name in program.terms:
+        if kind == "term":
             return self._term(name)
-        if name in program.tables:
+        if kind == "table":
             return self._table(name)
-        if name in program.inputs:
+        if kind == "asked":
             return self._asked(name)
-        if name in regime.units_by_code:
+        if kind == "unit":
             value = regime.unit_value(name, self.year, self.inp.overrides)
             self.details.append(self._unit_detail(name, self.year))
             return value, _factor(value)
-        if any(index.code == name for index in regime.indexes):
+        if kind == "index":
             return self._index(name)
         return self._desk(name)
 

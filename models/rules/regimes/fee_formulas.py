@@ -144,6 +144,8 @@ class FeeProgram:
     plans: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict, compare=False)
     #: the words of a count said in a text (``dia``, ``dias``), by its compiled key (None: not a count)
     count_words: dict[str, tuple[str, str] | None] = field(default_factory=dict, compare=False)
+    #: what each name read is (``term``, ``table``, ``desk``…), found at its first reading
+    name_kinds: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
