@@ -1,14 +1,18 @@
 """Formula fees (issue 29 §8) against the fee kinds they rewrite, in the same run: within 1,2×.
 
-Three figures. **Quotes** — what ``praca quote`` prices, the fee engine: São Bento's occupation price
-(``linear-metre``, with its MEI discounts) and São José dos Campos' monthly licence fee (``per-area-month``, INPC
-corrected), each priced for the same seeded stalls once as shipped and once written as a formula with exceptions
-(the same figures: tests/test_formula_fees.py); CPU time. **The month's charges** — the plan of
-:func:`models.billing.charges.plan_month` over the 20.000 SJC permits of the ``charges`` benchmark, with the act as
-shipped and with its licence fee written as a formula (the same id, so the same permits are priced); the plan is
-what the fee engine changes in the month's run (its writing is the same rows either way). **praca quote** — the
-command itself, 40 calls in this process, São Bento's act installed in the database with its occupation price also
-written as a formula, against the shipped price.
+Four figures, each against the fee-kind engine (``models.rules.fees.kinds``) pricing the acts as their files said
+them before, in the older kinds (``regime_schema.former_text``). **Quotes** — what ``praca quote`` prices, the fee
+engine: São Bento's occupation price (``linear-metre``, with its MEI discounts) and São José dos Campos' monthly
+licence fee (``per-area-month``, INPC corrected), each priced for the same seeded stalls in its older kind and
+written as a formula with exceptions (the same figures: tests/test_formula_fees.py); CPU time. **Every fee of three
+acts** — São Bento, Olímpia and SJC as the shipped files say them (formula fees: the energy tiers, the venues and
+their deposit, the price per m² a month) against the same requests to their former texts. **The month's charges**
+— the plan of :func:`models.billing.charges.plan_month` over the 20.000 SJC permits of the ``charges`` benchmark,
+with the licence fee in its older kind and written as a formula (the same id, so the same permits are priced); the
+plan is what the fee engine changes in the month's run (its writing is the same rows either way). **praca quote**
+— the command itself, 40 calls in this process, São Bento's act installed in the database with its occupation
+price in its older kind and also written as a formula. When the fee-kind engine goes, each baseline goes with it
+(or is kept in bench/).
 """
 
 from __future__ import annotations
