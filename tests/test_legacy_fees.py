@@ -11,7 +11,13 @@ import re
 from decimal import Decimal
 
 import pytest
-from formula_acts import ADMINISTRATION_FEES, administration_fee_by_kind_text, sao_bento_by_kind_text
+from formula_acts import (
+    ADMINISTRATION_FEES,
+    administration_fee_by_kind_text,
+    olimpia_by_kind_text,
+    sao_bento_by_kind_text,
+    sjc_by_kind_text,
+)
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -26,12 +32,14 @@ from models.services import act_cases
 
 FILES = sorted(default_regimes_folder().glob("*.toml"))
 SHIPPED = {path.stem: load_regime_text(path.read_text(encoding="utf-8"), path) for path in FILES}
-#: the acts as the converter reads them: São Bento's occupation price in its older kind (``linear-metre``), and the
-#: fees the Administration sets in theirs (``fixed``, ``admin_defined``), as the files said them before they were
-#: written as formulas
+#: the acts as the converter reads them: São Bento's occupation price and energy tariff, Olímpia's venue table and
+#: São José dos Campos' monthly fee in their older kinds, and the fees the Administration sets in theirs (``fixed``,
+#: ``admin_defined``), as the files said them before they were written as formulas
 REGIMES = {
     **SHIPPED,
     "sao-bento-2026": load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml"),
+    "olimpia-2025": load_regime_text(olimpia_by_kind_text(), "olimpia-2025.toml"),
+    "sjc-2014": load_regime_text(sjc_by_kind_text(), "sjc-2014.toml"),
     **{n: load_regime_text(administration_fee_by_kind_text(n), f"{n}.toml") for n in ADMINISTRATION_FEES},
 }
 

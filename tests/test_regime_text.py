@@ -97,8 +97,8 @@ FACTS = {
         "art. 2º, § 2º",
         "cumulativamente ou não",
         # energy tiers and discounts with their conditions
-        "até 2,00 m lineares",
-        "profundidade máxima de 3,00 m",
+        'A tarifa "Impacto I/IV — Baixo consumo" vale até 2,00 ML',
+        'A tarifa "Impacto I/IV — Alto consumo" vale até 3,00 m de profundidade',
         "quando MEI, do município, equipamento: trailer, reboque ou barraca e profundidade (m) ≤ 3,00 m, "
         "Valor = o valor da regra geral × (1 − 0,30)",
         "Pagamento: até 26/03/2026",
@@ -201,8 +201,9 @@ FACTS = {
         "art. 8º, XXVIII",
         "Pagamento: antecipadamente, até o dia 20 de cada mês",
         "art. 11, § 5º",
-        "R$ 2,50 por m² ao mês (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
-        "Corrigido anualmente pelo INPC",
+        "Valor = R$ 2,50 × correção do INPC desde 2014 × área (m²), por mês",
+        'acima do máximo de 14,00 m² que o ato fixa para "Comidas típicas"',
+        "Correção do INPC desde 2014",
         "art. 11, § 7º",
         "3 meses consecutivos sem pagar: cassação",
         "art. 11, § 6º",

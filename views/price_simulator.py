@@ -323,7 +323,9 @@ class PriceSimulator(QWidget):
         self._fill(self.energy, energy_tiers(regime), self.tr("sem energia"))
         self._fill(
             self.exemption,
-            [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees for e in f.exemptions],
+            list(
+                {e.id: (e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees for e in f.exemptions}.values()
+            ),
             self.tr("nenhuma"),
         )
         self.update_quote()

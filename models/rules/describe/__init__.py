@@ -27,6 +27,7 @@ from models.rules.describe.cases import (
     case_line,
 )
 from models.rules.describe.fees import (
+    choice_values,
     fee_facts,
     fee_kind,
     venue,
@@ -124,6 +125,7 @@ __all__ = [
     "amount",
     "case_expectation",
     "case_line",
+    "choice_values",
     "clock",
     "criterion_items",
     "currency_text",

@@ -25,7 +25,7 @@ from models.rules.formulas.evaluate import shown
 from models.rules.formulas.syntax import parse
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Condition, Due, EnergyTier, Fee, Venue
-from models.rules.regimes.model.fees import SETTERS
+from models.rules.regimes.model.fees import SETTERS, DecisionTable
 
 # --------------------------------------------------------------------------- fees
 
@@ -110,6 +110,16 @@ def act_word(kind: str, word: str | None = None) -> str:
     return word or SANCTIONS.get(kind, kind)
 
 
+def choice_values(table: DecisionTable, ident: str) -> str:
+    """An option's value(s) in a table of choices: ``100 UFESP/dia`` or, with columns, each column's
+    (``Taxa por 1 dia: 100 UFESP/dia; …``)."""
+    row = next(r for r in table.rows if r.id == ident)
+    if not table.columns:
+        return f"{format_factor(row.value or 0)} {table.unit}".strip()
+    values = dict(row.values)
+    return "; ".join(f"{c.label}: {format_factor(values[c.name])} {c.unit}".strip() for c in table.columns)
+
+
 def venue(item: Venue) -> str:
     text = (
         f"menos de {days(item.min_days)}: {amount(item.one_day)} por dia; "
@@ -135,10 +145,16 @@ def _formula_facts(regime: Regime, fee: Fee) -> list[Fact]:
         value = _written(term.formula) if term.formula else f"{format_factor(term.value or 0)} {unit}".strip()
         out.append(fact(regime, f"{term.name} ({term.label or 'termo'}) = {value}", term))
     for table in fee.tables:
+        if table.choice is not None:  # the act's list of options, each with its value(s)
+            for row in table.rows:
+                said = choice_values(table, row.id or "")
+                option = f"--{table.choice}"
+                out.append(fact(regime, f"{table.label}: {row.label} → {said}", row, ident=row.id or "", option=option))
+            continue
         for row in table.rows:
             case = _written(row.when) if row.when else "demais casos"
             unit = table.unit.replace("R$", money) if table.unit else ""
-            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value)} {unit}".strip(), row))
+            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value or 0)} {unit}".strip(), row))
     for item in fee.inputs:
         out.append(
             fact(

@@ -117,8 +117,8 @@ class _Words:
         labels = {
             "equipment": {e.id: e.label for e in self.regime.equipment_kinds},
             "line": {x.id: x.label for x in self.regime.lines},
-            "venue": {v.id: v.label for f in self.regime.fees for v in f.venues},
-            "energy": {t.id: t.label for f in self.regime.fees for t in f.tiers},
+            "venue": {v.id: v.label for f in self.regime.fees for v in f.venue_choices()},
+            "energy": {t.id: t.label for f in self.regime.fees for t in f.energy_tiers()},
         }.get(category, {})
         label = labels.get(ident, ident)
         return label if category in ("venue", "energy") else lower_first(label)
@@ -275,7 +275,7 @@ def _value_facts(regime: Regime, program: FeeProgram, words: _Words, name: str) 
         rows = []
         for row, when in zip(table.table.rows, table.whens, strict=True):
             case = f"quando {words.expr(when)}" if when is not None else "nos demais casos"
-            value = money_words(row.value, table.table.unit, regime.currency)
+            value = money_words(row.amount, table.table.unit, regime.currency)
             rows.append(_said(regime, f"{cap(case)}: {value}", row))
         return [Fact(text=f"{cap(table.table.label)} — vale a primeira linha que se aplica", details=tuple(rows))]
     index = next((x for x in regime.indexes if x.code == name), None)

@@ -28,7 +28,7 @@ from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, Uni
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.legacy_fees import formulas_of
-from models.rules.regimes.model import EnergyTier, Fee
+from models.rules.regimes.model import Choice, EnergyTier, Fee, Venue
 from models.rules.regimes.regime import wording
 
 # --------------------------------------------------------------------------- the engine
@@ -149,8 +149,9 @@ def fee_quote(
         _check_equipment_limits(regime, inp)
 
     notes: list[str] = []
-    energy_fees = [f for f in regime.fees if f.tiers]  # an energy fee, or one said as a formula by the tier
-    tier_owner: tuple[Fee, EnergyTier] | None = None
+    # an energy fee, or a formula fee priced by the tier (its table of the tiers, or the tiers it was said from)
+    energy_fees = regime.energy_fees
+    tier_owner: tuple[Fee, EnergyTier | Choice] | None = None
     if energy != ENERGY_NONE:
         for fee in energy_fees:
             tier = fee.tier(energy)
@@ -164,7 +165,7 @@ def fee_quote(
                     f"a faixa '{energy}' não entra no cálculo."
                 )
             else:
-                tier_ids = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
+                tier_ids = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.energy_tiers()]
                 raise UserError(
                     f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(tier_ids)}.",
                     field="energy",
@@ -178,7 +179,7 @@ def fee_quote(
 
     selected: list[Fee] = []
     if explicit is not None:
-        selected = [f for f in explicit if not (f.tiers and energy == ENERGY_NONE)]
+        selected = [f for f in explicit if not (f.energy_tiers() and energy == ENERGY_NONE)]
         if tier_owner is not None and tier_owner[0] not in selected:
             notes.append(
                 f"Energia: a tarifa de energia não faz parte dos preços pedidos "
@@ -262,7 +263,7 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
 
 
 def _price_fee(
-    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier] | None, lines: list[QuoteLine]
+    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier | Choice] | None, lines: list[QuoteLine]
 ) -> None:
     """Price one fee into ``lines``, as its formulas (a fee of an older kind said in the rule language,
     ``legacy_fees``): a venue table gives its fee and its deposit."""
@@ -314,19 +315,19 @@ BY_KIND: contextvars.ContextVar[bool] = contextvars.ContextVar("BY_KIND", defaul
 
 
 def _price_by_kind(
-    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier] | None, lines: list[QuoteLine]
+    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier | Choice] | None, lines: list[QuoteLine]
 ) -> None:
     from models.rules.fees import kinds
 
     if fee.kind == "linear-metre":
         lines.append(kinds.linear_metre(regime, fee, inp))
     elif fee.kind == "energy":
-        assert tier_owner is not None
+        assert tier_owner is not None and isinstance(tier_owner[1], EnergyTier)  # an energy fee's own tier
         lines.append(kinds.energy_line(regime, fee, tier_owner[1], inp))
     elif fee.kind == "per-area-month":
         lines.append(kinds.per_area_month(regime, fee, inp))
     elif fee.kind == "venue-table":
-        assert inp.venue is not None
+        assert isinstance(inp.venue, Venue)  # a venue table's own venue
         lines.extend(kinds.venue_table(regime, fee, inp.venue, inp))
     else:  # fixed, per-day
         lines.append(kinds.fixed_line(regime, fee, inp))

@@ -69,6 +69,12 @@ class FeeNeeds:
     #: the name of the asked value that *is* the fee's value, where the act leaves the whole value to the
     #: Administration (assessed apart, charged when set); None when the act prices it
     administration: str | None = None
+    #: the act's options the desk offers for a category it reads (``energy``: the consumption tiers, ``venue``:
+    #: the venues), as (id, label) in the act's order: a formula fee's table of choices, an old kind's list
+    options: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def options_of(self, category: str) -> tuple[tuple[str, str], ...]:
+        return next((found for name, found in self.options if name == category), ())
 
     def reads(self, name: str) -> bool:
         return any(need.name == name for need in self.inputs)
@@ -98,7 +104,9 @@ def _expression_basis(fee: Fee, key: str) -> str:
     if "terms" in index:
         return fee.terms[index["terms"]].basis
     if "tables" in index and "rows" in index:
-        return fee.tables[index["tables"]].rows[index["rows"]].basis
+        table = fee.tables[index["tables"]]
+        # the act's list of options is asked by the fee's article; a row's condition by the row's
+        return fee.basis if table.choice is not None else table.rows[index["rows"]].basis
     if "exceptions" in index:
         return fee.exceptions[index["exceptions"]].basis
     return fee.basis
@@ -143,7 +151,15 @@ def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
         deposit=fee.line_kind == "deposit",
         asked=fee.inputs,
         administration=administration,
+        options=_options(fee),
     )
+
+
+def _options(fee: Fee) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The act's lists a fee offers the desk: its tables of choices, or the tiers and venues of an old kind (kept
+    by a fee said from them)."""
+    found = (("energy", fee.energy_tiers()), ("venue", fee.venue_choices()))
+    return tuple((category, tuple((o.id, o.label) for o in items)) for category, items in found if items)
 
 
 # --------------------------------------------------------------------------- the old kinds
@@ -198,7 +214,7 @@ def _kind_needs(regime: Regime, fee: Fee) -> FeeNeeds:
         item = admin_value_input(fee)
         if item is not None:
             administration, asked = item.name, (item,)
-    return FeeNeeds(fee.id, _ordered(found), per, deposit, asked, administration)
+    return FeeNeeds(fee.id, _ordered(found), per, deposit, asked, administration, _options(fee))
 
 
 # --------------------------------------------------------------------------- the interface
@@ -254,8 +270,23 @@ def administration_fees(regime: Regime, fees: Iterable[Fee | str] | None = None)
 
 def energy_tiers(regime: Regime, fees: Iterable[Fee | str] | None = None) -> list[tuple[str, str]]:
     """(id, label) of the consumption tiers of the fees that read the energy declared."""
-    chosen = [regime.fee(n.fee) for n in fees_needs(regime, fees) if n.reads("energy")]
-    return [(tier.id, tier.label) for fee in chosen for tier in fee.tiers]
+    return choices(regime, "energy", fees)
+
+
+def venues(regime: Regime, fees: Iterable[Fee | str] | None = None) -> list[tuple[str, str]]:
+    """(id, label) of the venues of the fees that read the venue chosen."""
+    return choices(regime, "venue", fees)
+
+
+def choices(regime: Regime, category: str, fees: Iterable[Fee | str] | None = None) -> list[tuple[str, str]]:
+    """(id, label) of the act's options for ``category`` (``energy``, ``venue``) that the fees reading it offer,
+    each once, in the act's order."""
+    found: dict[str, str] = {}
+    for needs in fees_needs(regime, fees):
+        if needs.reads(category):
+            for ident, label in needs.options_of(category):
+                found.setdefault(ident, label)
+    return list(found.items())
 
 
 def tier_label(regime: Regime, tier_id: str) -> str:

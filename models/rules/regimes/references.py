@@ -96,8 +96,22 @@ def check_references(regime: Regime, root: Node) -> None:
                 )
             rule_readings.setdefault(same, (flags, f"{key}.rules[{j}]"))
     venue_ids: dict[str, str] = {}
+    # an option of the act's lists (a venue, a tier) is one option in every fee's table that lists it: one name
+    options: dict[tuple[str, str], tuple[str, str]] = {}
     for i, fee in enumerate(regime.fees):
         key = f"fees[{i}]"
+        for table in fee.tables:
+            if table.choice is None:
+                continue
+            here: set[str] = set()
+            for row in table.rows:  # named by its id: a broken row before it is not in the table read
+                if row.id in here:  # an id repeated in its table: that is the mistake (reported there)
+                    continue
+                here.add(row.id or "")
+                where, label = f"{key}.tables.{table.name}.rows.{row.id}", row.label or ""
+                first = options.setdefault((table.choice, row.id or ""), (label, where))
+                if first[0] != label:
+                    fail(f"{where}.label", f'a opção {show(row.id)} tem outro nome noutra tabela: "{first[0]}"')
         if fee.year is not None and fee.year < regime.published.year:
             fail(f"{key}.year", f"{fee.year} é anterior à publicação do ato ({regime.published.year})")
         if fee.unit is not None and fee.unit not in units:
