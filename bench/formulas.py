@@ -1,6 +1,6 @@
 """Formula fees (issue 29 §8) against the fee kinds they rewrite, in the same run: within 1,2×.
 
-Four figures, each against the fee-kind engine (``models.rules.fees.kinds``) pricing the acts as their files said
+Four figures, each against the fee-kind engine (``bench/fee_kinds.py``) pricing the acts as their files said
 them before, in the older kinds (``regime_schema.former_text``). **Quotes** — what ``praca quote`` prices, the fee
 engine: São Bento's occupation price (``linear-metre``, with its MEI discounts) and São José dos Campos' monthly
 licence fee (``per-area-month``, INPC corrected), each priced for the same seeded stalls in its older kind and
@@ -90,7 +90,7 @@ def _texts() -> tuple[str, str, str]:
 
     folder = default_regimes_folder()
     # the acts with their fees in the older kinds, as the files said them before their formulas: the fee-kind
-    # engine's reference (models.rules.fees.kinds prices only those)
+    # engine's reference (bench/fee_kinds.py prices only those)
     sao_bento = former_text("sao-bento-2026", (folder / "sao-bento-2026.toml").read_text(encoding="utf-8"))
     sjc = former_text("sjc-2014", (folder / "sjc-2014.toml").read_text(encoding="utf-8"))
     # the licence fee's own block, replaced by the formula under the same id (the month's run prices it)
@@ -132,16 +132,13 @@ def _sjc_stalls(regime, count: int) -> list[dict]:
 
 
 def _by_kind(fn):
-    """``fn`` priced by the fee-kind engine (``models.rules.fees.kinds``): the engine every fee of an older kind
+    """``fn`` priced by the fee-kind engine (``bench/fee_kinds.py``): the engine every fee of an older kind
     was priced by before it was priced as its formula — the reference of each figure's "theirs"."""
-    from models.rules.fees.engine import BY_KIND
+    from bench.fee_kinds import priced_by_kind
 
     def priced():
-        token = BY_KIND.set(True)
-        try:
+        with priced_by_kind():
             return fn()
-        finally:
-            BY_KIND.reset(token)
 
     return priced
 

@@ -488,8 +488,7 @@ def test_olimpia_two_days_say_the_minimum_is_charged(olimpia):
 
 def test_olimpia_depot_per_day(olimpia):
     """Art. 145, § 2º / art. 215, § 4º: 1 UFESP per day of deposit — 3 days in 2026 = R$ 115,26."""
-    per_day = [f for f in olimpia.fees if f.kind == "per-day" and f.amount is not None]
-    assert per_day
+    per_day = [olimpia.fee("depot-street-vending"), olimpia.fee("depot-feira")]  # formula fees since issue 29 §6
     for fee in per_day:
         quote = fee_quote(olimpia, fees=[fee.id], days=3, year=2026)
         assert quote.total == D("115.26")

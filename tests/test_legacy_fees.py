@@ -1,6 +1,6 @@
 """The fee kinds that came before the rule language, said as formulas (issue 29 §6,
 ``models.rules.regimes.legacy_fees``): the one engine prices every fee as its formula, and each kind says what the
-fee-kind engine (``models.rules.fees.kinds``, kept as the reference, ``BY_KIND``) said — figures for every worked
+fee-kind engine said (frozen out of the application as the reference, ``bench/fee_kinds.py``) — figures for every worked
 case of the acts, and labels, articles, figures, formulas and refusals for any stall, tier, venue, days, value
 or area hypothesis draws (one test per kind)."""
 
@@ -21,9 +21,9 @@ from formula_acts import (
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bench.fee_kinds import priced_by_kind
 from models.base.errors import UserError
 from models.rules.fees import fee_quote
-from models.rules.fees.engine import BY_KIND
 from models.rules.fees.typed import quote_inputs
 from models.rules.regimes import Regime, default_regimes_folder, load_regime_text
 from models.rules.regimes.fee_formulas import program_for
@@ -77,12 +77,9 @@ def as_converted(regime: Regime, inputs: dict) -> dict:
 
 
 def by_kind(regime: Regime, **inputs):
-    """The quote of the fee-kind engine (``models.rules.fees.kinds``), the reference of the conversion."""
-    token = BY_KIND.set(True)
-    try:
+    """The quote of the fee-kind engine (``bench/fee_kinds.py``), the reference of the conversion."""
+    with priced_by_kind():
         return fee_quote(regime, **inputs)
-    finally:
-        BY_KIND.reset(token)
 
 
 def both(name: str, **inputs) -> tuple[object, object]:

@@ -524,7 +524,7 @@ def test_fees_left_open_are_not_called_fixed():
     assert describe.fee_kind(olimpia, olimpia.fee("street-vending-tax")).startswith(
         "valor definido pela Administração, por dia"
     )
-    assert describe.fee_kind(olimpia, olimpia.fee("depot-feira")) == "por dia"
+    assert describe.fee_kind(olimpia, olimpia.fee("depot-feira")) == "por fórmula"  # 1 UFESP a day: the act's value
 
 
 def test_a_conduct_forbidden_without_a_sanction_is_said_so_not_cited_as_its_penalty():

@@ -559,39 +559,123 @@ arrears = { months = 3, consecutive = true, sanction = "revocation", basis = "ar
 """  # noqa: E501 - the act's sentences, as the file said them
 
 
+#: the ``fixed`` and ``per-day`` kinds (a value the act fixes per day, or leaves to the Administration), as
+#: Olímpia's and São José dos Campos' files said them before their formulas (issue 29 §6)
+OLIMPIA_FIXED_BY_KIND = """
+[[fees]]
+id = "event-utilities"
+label = "Custo estimado de energia elétrica e água do evento em imóvel público"
+kind = "fixed"
+admin_defined = true
+per = "event"
+basis = "art. 93"
+notes = "Estimado pela Secretaria Municipal de Obras, Engenharia e Infraestrutura e cobrado antes da autorização; não é coberto pela taxa do art. 89 (art. 92)."
+
+[[fees]]
+id = "street-vending-tax"
+label = "Taxa do comércio ambulante ou eventual"
+kind = "fixed"
+admin_defined = true
+per = "day"
+basis = "art. 138, § 2º; art. 147, I"
+basis_act = "Lei Complementar nº 212, de 02 de outubro de 2018"
+notes = "Valor definido pelo Código Tributário (LC 212/2018), não transcrito nesta lei. O art. 147, I fala em “comprovante de recolhimento da taxa diária”."
+
+[[fees]]
+id = "tpu-public-price"
+label = "Preço público anual pela ocupação da área pública (TPU)"
+kind = "fixed"
+admin_defined = true
+per = "year"
+basis = "art. 178"
+notes = "Definido pelo Executivo e corrigido anualmente pelo índice adotado pelo município; a lei não fixa valor nem índice. O titular que pede cancelamento responde pelos débitos (art. 180)."
+
+[[fees]]
+id = "feirante-licence-fee"
+label = "Taxa de Licença para Feirante"
+kind = "fixed"
+admin_defined = true
+basis = "art. 203, § 2º"
+basis_act = "Lei Complementar nº 212, de 02 de outubro de 2018"
+notes = "Valor e periodicidade definidos pelo Código Tributário (LC 212/2018). Não há restituição em caso de suspensão ou encerramento da inscrição (art. 205, § 2º)."
+
+[[fees]]
+id = "depot-street-vending"
+label = "Diária de depósito de mercadoria apreendida — comércio ambulante ou eventual"
+kind = "per-day"
+amount = { value = "1", unit = "UFESP" }
+basis = "art. 145, § 2º"
+
+[[fees]]
+id = "depot-feira"
+label = "Diária de depósito de mercadoria apreendida — feira livre"
+kind = "per-day"
+amount = { value = "1", unit = "UFESP" }
+basis = "art. 215, § 4º"
+"""  # noqa: E501 - the act's sentences, as the file said them
+
+SJC_SHARED_COSTS_BY_KIND = """
+[[fees]]
+id = "rateio-energia-banheiros"
+label = "Repasse das despesas de energia elétrica e banheiros químicos"
+kind = "fixed"
+admin_defined = true
+basis = "art. 32"
+notes = "Pode ser repassado aos permissionários em qualquer época; a lei não fixa valor nem critério de rateio."
+"""
+
+
 #: the fees of a shipped act said in the older kinds before they were formulas: (the ids of the formula fees, the
 #: text that said them, the permit kinds' list of fees then and now)
-_FORMER = {
-    "sao-bento-2026": (("occupation", "energy"), SAO_BENTO_OCCUPATION_BY_KIND + SAO_BENTO_ENERGY_BY_KIND, None),
+_FORMER: dict[str, tuple[tuple[tuple[str, ...], str, tuple[str, str] | None], ...]] = {
+    "sao-bento-2026": ((("occupation", "energy"), SAO_BENTO_OCCUPATION_BY_KIND + SAO_BENTO_ENERGY_BY_KIND, None),),
     "olimpia-2025": (
-        ("event-venue", "event-venue-caucao"),
-        OLIMPIA_VENUE_BY_KIND,
         (
-            'fees = ["event-venue", "event-venue-caucao", "event-utilities"]',
-            'fees = ["event-venue", "event-utilities"]',
+            ("event-venue", "event-venue-caucao"),
+            OLIMPIA_VENUE_BY_KIND,
+            (
+                'fees = ["event-venue", "event-venue-caucao", "event-utilities"]',
+                'fees = ["event-venue", "event-utilities"]',
+            ),
+        ),
+        (
+            (
+                "event-utilities",
+                "street-vending-tax",
+                "tpu-public-price",
+                "feirante-licence-fee",
+                "depot-street-vending",
+                "depot-feira",
+            ),
+            OLIMPIA_FIXED_BY_KIND,
+            None,
         ),
     ),
-    "sjc-2014": (("licence-fee",), SJC_LICENCE_BY_KIND, None),
+    "sjc-2014": (
+        (("licence-fee",), SJC_LICENCE_BY_KIND, None),
+        (("rateio-energia-banheiros",), SJC_SHARED_COSTS_BY_KIND, None),
+    ),
 }
 
 
 def former_text(regime_id: str, text: str) -> str:
     """A shipped act's ``text`` with the fees it now says as formulas said as its file said them before, in the
-    older kinds (``linear-metre``, ``energy``, ``venue-table``, ``per-area-month``): the reference the converter's
-    tests and the formula benchmark compare with. ``text`` itself for an act that has none."""
-    if regime_id not in _FORMER:
-        return text
-    ids, block, kinds = _FORMER[regime_id]
-    start = text.index(f'[[fees]]\nid = "{ids[0]}"')
-    headers = [m.start() for m in re.finditer(r'^(\[\[fees\]\]\nid = "([^"]+)"|# -{10,})', text[start:], re.M)]
-    ends = [
-        start + at
-        for at in headers
-        if not text[start + at :].startswith(tuple(f'[[fees]]\nid = "{ident}"' for ident in ids))
-    ]
-    end = ends[0] if ends else len(text)
-    said = text[:start] + block.lstrip("\n") + "\n" + text[end:]
-    return said.replace(*kinds) if kinds else said
+    older kinds (``linear-metre``, ``energy``, ``venue-table``, ``per-area-month``, ``fixed``, ``per-day``): the
+    reference the converter's tests and the formula benchmark compare with. ``text`` itself for an act that has
+    none."""
+    for ids, block, kinds in _FORMER.get(regime_id, ()):
+        start = text.index(f'[[fees]]\nid = "{ids[0]}"')
+        headers = [m.start() for m in re.finditer(r'^(\[\[fees\]\]\nid = "([^"]+)"|# -{10,})', text[start:], re.M)]
+        ends = [
+            start + at
+            for at in headers
+            if not text[start + at :].startswith(tuple(f'[[fees]]\nid = "{ident}"' for ident in ids))
+        ]
+        end = ends[0] if ends else len(text)
+        text = text[:start] + block.lstrip("\n") + "\n" + text[end:]
+        if kinds:
+            text = text.replace(*kinds)
+    return text
 
 
 def _in_cruzeiros_reais(text: str) -> str:
@@ -638,6 +722,9 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         monthly = next((n, t) for n, t in texts if 'id = "licence-fee"' in t)
         by_area = SJC_LICENCE_BY_KIND.replace('id = "licence-fee"', 'id = "exemplo-por-area"', 1)
         texts.append((monthly[0], monthly[1] + by_area))
+        # and a value fixed per day or left to the Administration, in the older fixed and per-day kinds
+        fixed = re.sub(r'^id = "', 'id = "exemplo-', OLIMPIA_FIXED_BY_KIND, flags=re.MULTILINE)
+        texts.append((venues[0], venues[1] + fixed))
         # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so
         texts.append((name, _in_cruzeiros_reais(text)))
         # nor leaves a renewal window to a decree of the Executive: one shipped renewal, said so

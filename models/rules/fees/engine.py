@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import contextvars
 import dataclasses
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
@@ -28,7 +27,7 @@ from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, Uni
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.legacy_fees import formulas_of
-from models.rules.regimes.model import Choice, EnergyTier, Fee, Venue
+from models.rules.regimes.model import Choice, EnergyTier, Fee
 from models.rules.regimes.regime import wording
 
 # --------------------------------------------------------------------------- the engine
@@ -284,9 +283,6 @@ def _price_fee(
         total = sum((line.amount for line in charges), Decimal("0.00"))
         return dataclasses.replace(charges[0], amount=total)
 
-    if BY_KIND.get() and fee.kind != "formula":
-        _price_by_kind(regime, fee, inp, tier_owner, lines)
-        return
     administration = fee_needs(regime, fee).administration
     for formula in formulas_of(regime, fee):
         asked: Mapping[str, Decimal] = inp.asked
@@ -307,30 +303,6 @@ def _price_fee(
             ) from None
         # a line of the act's fee: a venue table's deposit, priced by its own formula, is the venue table's line
         lines.append(line if formula.id == fee.id else dataclasses.replace(line, fee=fee.id))
-
-
-#: price the older fee kinds with the fee-kind engine (``models.rules.fees.kinds``) rather than as their
-#: formulas: the reference the converted formulas are compared with (tests/test_legacy_fees.py), until it goes
-BY_KIND: contextvars.ContextVar[bool] = contextvars.ContextVar("BY_KIND", default=False)
-
-
-def _price_by_kind(
-    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier | Choice] | None, lines: list[QuoteLine]
-) -> None:
-    from models.rules.fees import kinds
-
-    if fee.kind == "linear-metre":
-        lines.append(kinds.linear_metre(regime, fee, inp))
-    elif fee.kind == "energy":
-        assert tier_owner is not None and isinstance(tier_owner[1], EnergyTier)  # an energy fee's own tier
-        lines.append(kinds.energy_line(regime, fee, tier_owner[1], inp))
-    elif fee.kind == "per-area-month":
-        lines.append(kinds.per_area_month(regime, fee, inp))
-    elif fee.kind == "venue-table":
-        assert isinstance(inp.venue, Venue)  # a venue table's own venue
-        lines.extend(kinds.venue_table(regime, fee, inp.venue, inp))
-    else:  # fixed, per-day
-        lines.append(kinds.fixed_line(regime, fee, inp))
 
 
 def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:

@@ -166,7 +166,7 @@ def _options(fee: Fee) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
 
 
 def _kind_needs(regime: Regime, fee: Fee) -> FeeNeeds:
-    """A fee of the old kinds: what its kind reads (as ``models.rules.fees.kinds`` prices it)."""
+    """A fee of the old kinds: what its kind reads (as the fee-kind engine priced it, ``bench/fee_kinds.py``)."""
     found: dict[str, str] = {}
     per = fee.per
     asked: tuple[AskedInput, ...] = ()
