@@ -14,7 +14,9 @@ models/base.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import gc
 import os
 import re
 import sqlite3
@@ -237,6 +239,21 @@ def _converted(field, column: list) -> list:
     return list(map(converted.__getitem__, keys))
 
 
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cycle collector paused while a bulk write builds tens of thousands of rows, entries and records
+    (a month's charges): none of them forms a cycle, yet each full pass of the collector walks every object the
+    process holds, and those passes cost the month's run more than its inserts. Resumed at the end (if it ran
+    before), whatever happened."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 class BaseModel(Model):
     """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
 
@@ -291,7 +308,7 @@ class BaseModel(Model):
             if sqlite and kind in (_dt.date, _dt.datetime) and set(map(type, column)) <= {kind, none}:
                 column = columns[index] = _converted(_SqliteText, column)  # as sqlite3's own adapters would
             if isinstance(field, (CharField, TextField)) and set(map(type, column)) <= {str, none}:
-                texts = list(filter(None, column))
+                texts = list(filter(None, set(column)))  # each distinct text once (a month repeats its lines)
                 limit = getattr(field, "max_length", None)
                 if texts and ((limit and max(map(len, texts)) > limit) or _BAD_TEXT.search("".join(texts))):
                     problem = next(filter(None, (_column_problem(field, v) for v in texts)), None)
