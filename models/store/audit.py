@@ -152,6 +152,26 @@ def table_json(columns: list[str], rows_json: str) -> str:
     return '{"columns": ' + json.dumps(columns) + ', "table": ' + (rows_json or "[]") + "}"
 
 
+def money_text(column: str) -> str:
+    """SQL rendering integer centavos (``column``, never negative) as the trail writes money: "300.00"."""
+    if isinstance(db.obj, PostgresqlDatabase):
+        return f"to_char({column} / 100.0, 'FM999999999999990.00')"
+    return f"printf('%d.%02d', {column} / 100, {column} % 100)"
+
+
+def rendered_rows(values: str, body: str, order: str, *more: str, params: tuple = ()):
+    """``SELECT values FROM body`` as a JSON array of arrays (the ``table`` of :func:`table_json`), ordered by
+    ``order``, rendered by the database — no row passes through Python; with ``more`` (other lists of values), a
+    tuple of such arrays read in the same pass. ``params`` fill ``body``'s placeholders (the database's own)."""
+    if isinstance(db.obj, PostgresqlDatabase):
+        agg = "COALESCE(json_agg(json_build_array({}) ORDER BY " + order + ")::text, '[]')"
+    else:  # SQLite scans a table in the order of its keys (ids): ``order`` there is the key's
+        agg = "COALESCE(json_group_array(json_array({})), '[]')"
+    found = db.execute_sql(f"SELECT {', '.join(agg.format(v) for v in (values, *more))} FROM {body}", params)
+    row = found.fetchone()
+    return tuple(row) if more else row[0]
+
+
 def record_bulk_table(model, action: str, after: str, before: str = "", *, note: str) -> None:
     """One entry for rows a set-based statement wrote (``INSERT … SELECT``, ``UPDATE … FROM``) whose values the
     database itself rendered as JSON (:func:`table_json`) — no row passes through Python. On a desk the database's

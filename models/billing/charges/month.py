@@ -27,7 +27,8 @@ from models.registry.applications import Application, change_status, next_number
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
 from models.rules.fees.needs import fee_needs
-from models.store.audit import record_bulk
+from models.store import desks
+from models.store.audit import money_text, record_bulk_table, rendered_rows, table_json
 from models.store.db import collector_paused, db, take_write_turn
 
 
@@ -542,22 +543,31 @@ _STATE_FIELDS = ["charge", "status", "paid_total", "due_on", "amount", "version"
 
 
 def _write_states(before: int, states: list[tuple]) -> None:
-    """The month's new charges' states (``states``: their values in :data:`_STATE_COLUMNS`' order), made from the
-    charges' rows by one ``INSERT … SELECT``, and one entry of the trail listing them. The charges are those after
-    id ``before``: on SQLite this desk holds the write lock, so all of them are the run's; on PostgreSQL a charge
-    another desk committed meanwhile has its state already (made in its own transaction) and is left out."""
+    """The month's new charges' states (``states``: their values in :data:`_STATE_COLUMNS`' order, one per new
+    charge), made from the charges' rows by one ``INSERT … SELECT``, and one entry of the trail listing them as the
+    database renders them — the same rows, read by the same condition just before. The charges are those after id
+    ``before`` with no state yet: on SQLite this desk holds the write lock, so all of them are the run's; on
+    PostgreSQL a charge another desk committed meanwhile has its state already (made in its own transaction)."""
     take_write_turn(db)
-    theirs = ""
+    new = f"charge AS c WHERE c.id > {db.param}"
     if isinstance(db.obj, PostgresqlDatabase):
-        theirs = " AND NOT EXISTS (SELECT 1 FROM charge_state AS s WHERE s.id = charge.id)"
+        new += " AND NOT EXISTS (SELECT 1 FROM charge_state AS s WHERE s.id = c.id)"
+    audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
+    if audit:
+        date = "::text" if isinstance(db.obj, PostgresqlDatabase) else ""
+        rows = rendered_rows(
+            f"c.id, 'open', '0.00', c.due_on{date}, {money_text('c.amount')}, 1", new, "c.id", params=(before,)
+        )
     written = db.execute_sql(
-        f"INSERT INTO charge_state ({', '.join(_STATE_COLUMNS)}) SELECT id, 'open', 0, due_on, amount, 1 FROM charge "
-        f"WHERE id > {db.param}{theirs}",
+        f"INSERT INTO charge_state ({', '.join(_STATE_COLUMNS)}) SELECT c.id, 'open', 0, c.due_on, c.amount, 1 "
+        f"FROM {new}",
         (before,),
     ).rowcount
     if written != len(states):  # pragma: no cover - the write lock and the transaction keep other desks' rows out
         raise RuntimeError(f"{written} charge states written for {len(states)} new charges")
-    record_bulk(ChargeState, "insert", _STATE_COLUMNS, states, note=f"{len(states)} registro(s) de uma vez")
+    if audit:
+        note = f"{written} registro(s) de uma vez"
+        record_bulk_table(ChargeState, "insert", table_json(_STATE_COLUMNS, rows), note=note)
 
 
 def _record(model, data: dict):
