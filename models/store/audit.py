@@ -108,6 +108,10 @@ def _compact(columns: list[str], data) -> dict:
     values, indices = [], []
     for i in order:
         column = by_column[i]
+        if len(set(map(id, column))) == 1:  # one object in every row (a default, the run's stamp): one value
+            values.append([column[0]])
+            indices.append([0] * len(column))
+            continue
         kinds = set(map(type, column))
         if kinds <= _PLAIN_KEYS or (len(kinds) == 1 and kinds <= _SAME_TEXT):
             keys = column  # equal values are written the same

@@ -229,6 +229,8 @@ def _converted(field, column: list) -> list:
     """``field.db_value`` of every value of a column, each distinct value converted once (a month's amounts
     repeat: 20.000 charges, a few dozen prices). Values are told apart by type and, where equal values can be
     written differently, by their text."""
+    if len(set(map(id, column))) == 1:  # one object in every row (a default, the run's stamp): converted once
+        return [None if column[0] is None else field.db_value(column[0])] * len(column)
     kinds = set(map(type, column))
     keys = list(zip(map(type, column), column if kinds <= _ONE_TEXT else map(str, column), strict=True))
     try:

@@ -387,7 +387,9 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
     return MonthPlan(year, month, tuple(planned), existing, tuple(skipped))
 
 
-_BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and per progress call)
+#: Charges per INSERT of the month's run (and per audit entry, and per progress call): each batch costs an entry of
+#: the trail and its link; PostgreSQL takes at most 65.535 parameters in a statement (see ``batch`` below).
+_BATCH = 2000
 
 
 #: Held by the desk generating a month on PostgreSQL (a session lock): a second desk is told, not made to wait.
@@ -518,9 +520,10 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             # PostgreSQL: the sequence only grows) — read back once at the end, matched by key
             (before,) = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM charge").fetchone()
             written: list[tuple] = []
-            for start in range(0, total, _BATCH):
+            batch = min(_BATCH, 60_000 // len(fields))  # PostgreSQL: one parameter per value of the batch
+            for start in range(0, total, batch):
                 rows = [
-                    pick((*base, f"{today.year}/{next(numbers):05d}", *rest)) for rest in todo[start : start + _BATCH]
+                    pick((*base, f"{today.year}/{next(numbers):05d}", *rest)) for rest in todo[start : start + batch]
                 ]
                 Charge.insert_rows(fields, rows)
                 written.extend(rows)
