@@ -245,12 +245,13 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
         return Written(0, items)
     audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
     if audit:
-        _audit_inserts(last, record, what, made)
+        _audit_inserts(last, what, made)
     _add_paid(what, audit)
     return Written(made, items)
 
 
-def _audit_inserts(last: int, record: ReturnFile, what: str, made: int) -> None:
+def _audit_inserts(last: int, what: str, made: int) -> None:
+    """The trail's entry of the payments after id ``last``, as the database renders them."""
     columns = ["id", "charge", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note", "channel"]
     columns += ["guia_id", "return_file_id", "record", "barcode", "credited_on", "fee"]
     text = "::text" if _pg() else ""
