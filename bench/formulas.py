@@ -1,14 +1,18 @@
 """Formula fees (issue 29 §8) against the fee kinds they rewrite, in the same run: within 1,2×.
 
-Three figures. **Quotes** — what ``praca quote`` prices, the fee engine: São Bento's occupation price
-(``linear-metre``, with its MEI discounts) and São José dos Campos' monthly licence fee (``per-area-month``, INPC
-corrected), each priced for the same seeded stalls once as shipped and once written as a formula with exceptions
-(the same figures: tests/test_formula_fees.py); CPU time. **The month's charges** — the plan of
-:func:`models.billing.charges.plan_month` over the 20.000 SJC permits of the ``charges`` benchmark, with the act as
-shipped and with its licence fee written as a formula (the same id, so the same permits are priced); the plan is
-what the fee engine changes in the month's run (its writing is the same rows either way). **praca quote** — the
-command itself, 40 calls in this process, São Bento's act installed in the database with its occupation price also
-written as a formula, against the shipped price.
+Four figures, each against the fee-kind engine (``bench/fee_kinds.py``) pricing the acts as their files said
+them before, in the older kinds (``regime_schema.former_text``). **Quotes** — what ``praca quote`` prices, the fee
+engine: São Bento's occupation price (``linear-metre``, with its MEI discounts) and São José dos Campos' monthly
+licence fee (``per-area-month``, INPC corrected), each priced for the same seeded stalls in its older kind and
+written as a formula with exceptions (the same figures: tests/test_formula_fees.py); CPU time. **Every fee of three
+acts** — São Bento, Olímpia and SJC as the shipped files say them (formula fees: the energy tiers, the venues and
+their deposit, the price per m² a month) against the same requests to their former texts. **The month's charges**
+— the plan of :func:`models.billing.charges.plan_month` over the 20.000 SJC permits of the ``charges`` benchmark,
+with the licence fee in its older kind and written as a formula (the same id, so the same permits are priced); the
+plan is what the fee engine changes in the month's run (its writing is the same rows either way). **praca quote**
+— the command itself, 40 calls in this process, São Bento's act installed in the database with its occupation
+price in its older kind and also written as a formula. When the fee-kind engine goes, each baseline goes with it
+(or is kept in bench/).
 """
 
 from __future__ import annotations
@@ -81,11 +85,14 @@ basis = "art. 11, § 5º"
 
 
 def _texts() -> tuple[str, str, str]:
+    from models.rules.regime_schema import former_text
     from models.rules.regimes import default_regimes_folder
 
     folder = default_regimes_folder()
-    sao_bento = (folder / "sao-bento-2026.toml").read_text(encoding="utf-8")
-    sjc = (folder / "sjc-2014.toml").read_text(encoding="utf-8")
+    # the acts with their fees in the older kinds, as the files said them before their formulas: the fee-kind
+    # engine's reference (bench/fee_kinds.py prices only those)
+    sao_bento = former_text("sao-bento-2026", (folder / "sao-bento-2026.toml").read_text(encoding="utf-8"))
+    sjc = former_text("sjc-2014", (folder / "sjc-2014.toml").read_text(encoding="utf-8"))
     # the licence fee's own block, replaced by the formula under the same id (the month's run prices it)
     block = re.compile(r'\[\[fees\]\]\nid = "licence-fee"\n.*?\n\n(?=\[\[fees\]\])', re.DOTALL)
     assert block.search(sjc), "sjc-2014.toml's licence fee moved"
@@ -125,16 +132,13 @@ def _sjc_stalls(regime, count: int) -> list[dict]:
 
 
 def _by_kind(fn):
-    """``fn`` priced by the fee-kind engine (``models.rules.fees.kinds``): the engine every fee of an older kind
+    """``fn`` priced by the fee-kind engine (``bench/fee_kinds.py``): the engine every fee of an older kind
     was priced by before it was priced as its formula — the reference of each figure's "theirs"."""
-    from models.rules.fees.engine import BY_KIND
+    from bench.fee_kinds import priced_by_kind
 
     def priced():
-        token = BY_KIND.set(True)
-        try:
+        with priced_by_kind():
             return fn()
-        finally:
-            BY_KIND.reset(token)
 
     return priced
 
@@ -191,7 +195,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
         people, _ = data.add_people(data.PERMITS, 0)
         data.add_index_corrections()
         data.add_permits(people)
-        shipped = regimes_module.get_regime("sjc-2014")
+        shipped = sjc  # its licence fee per-area-month, as the file said it before its formula
         written = load_regime_text(sjc_formula_text, "sjc-2014.toml")
         original = regimes_module.get_regime
         chosen = {"regime": shipped}
@@ -230,20 +234,21 @@ def run(backend: str, repeat: int) -> list[Figure]:
 
 
 def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict], factors: dict) -> Figure:
-    """Every fee of the shipped acts said as a formula (``models.rules.regimes.legacy_fees``: the conversion
-    an installed act of the older kinds would go through) against the fee-kind engine, the same requests: São
-    Bento's stalls with their energy tier, Olímpia's venues by the day, SJC's stalls by the month."""
-    import dataclasses
-
+    """Every fee of three shipped acts as the one engine prices it — the fees the files write as formulas, the
+    others said as formulas at load (``models.rules.regimes.legacy_fees``) — against the fee-kind engine over the
+    same acts as their files said them before (the older kinds), the same requests: São Bento's stalls with their
+    energy tier, Olímpia's venues by the day (the fee and its deposit), SJC's stalls by the month."""
     from models.rules.fees import fee_quote
-    from models.rules.regimes import get_regime
-    from models.rules.regimes.legacy_fees import converted_fees
+    from models.rules.regime_schema import former_text
+    from models.rules.regimes import default_regimes_folder, get_regime, load_regime_text
 
-    def converted(regime):
-        return dataclasses.replace(regime, fees=converted_fees(regime))
-
-    shipped = {name: get_regime(name) for name in ("sao-bento-2026", "olimpia-2025", "sjc-2014")}
-    written = {name: converted(regime) for name, regime in shipped.items()}
+    names = ("sao-bento-2026", "olimpia-2025", "sjc-2014")
+    shipped = {name: get_regime(name) for name in names}
+    folder = default_regimes_folder()
+    former = {
+        name: load_regime_text(former_text(name, (folder / f"{name}.toml").read_text(encoding="utf-8")), f"{name}.toml")
+        for name in names
+    }
     rng = random.Random(data.SEED + 2)
     energy = {"barraca": "high", "trailer": "high", "reboque": "high"}
     requests = [("sao-bento-2026", {**s, "energy": energy.get(s["equipment"], "none")}) for s in stalls]
@@ -251,8 +256,8 @@ def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict],
     requests += [("olimpia-2025", {"venue": rng.choice(venues), "days": rng.randint(1, 7)}) for _ in stalls]
     requests += [("sjc-2014", {**s, "year": 2026, "index_factors": factors}) for s in feira]
     for name, inputs in requests[::40]:  # the same figures, or the comparison means nothing
-        kinds = _by_kind(lambda name=name, inputs=inputs: fee_quote(shipped[name], **inputs).total)()
-        assert fee_quote(shipped[name], **inputs).total == fee_quote(written[name], **inputs).total == kinds, inputs
+        kinds = _by_kind(lambda name=name, inputs=inputs: fee_quote(former[name], **inputs).total)()
+        assert fee_quote(shipped[name], **inputs).total == kinds, inputs
 
     def quotes(regimes):
         def fn() -> None:
@@ -262,14 +267,14 @@ def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict],
         return fn
 
     with cpu_clock():
-        ours, theirs = paired(quotes(shipped), _by_kind(quotes(shipped)), repeat)
+        ours, theirs = paired(quotes(shipped), _by_kind(quotes(former)), repeat)
     return ratio_figure(
         f"{len(requests)} quotes, every fee of three acts as the one engine prices it vs the fee-kind engine",
         backend,
         ours,
         theirs,
         LIMIT,
-        detail="legacy_fees: linear-metre + energy, venue-table + deposit, per-area-month + INPC, as formulas",
+        detail="the files' formulas (energy tiers, venues + deposit, per m² + INPC) vs the older kinds they rewrite",
     )
 
 
@@ -306,7 +311,7 @@ def _command_line(url: str, backend: str, text: str, stalls: list[dict], repeat:
         return fn
 
     ours, theirs = paired(
-        quotes("bench-formulas", "occupation-formula"), _by_kind(quotes("sao-bento-2026", "occupation")), repeat
+        quotes("bench-formulas", "occupation-formula"), _by_kind(quotes("bench-formulas", "occupation")), repeat
     )
     return ratio_figure(
         f"praca quote × {len(stalls)} (in process), the occupation price as a formula vs linear-metre",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from models.rules import describe
 from reports.templating import render
 
 _NBSP = "&nbsp;"
@@ -17,6 +18,7 @@ def regime_html(regime, unit_rows=None) -> str:
     with the clerk's); without them the file's values are shown.
     """
     html = render("regime.html.j2", regime=regime, unit_rows=unit_rows)
+    html = describe.with_reais(html, regime.currency, regime.conversion)  # "CR$ 1.500,00 (R$ 0,55)", by its rule
     return keep_together(html, [u.code for u in regime.units] + [x.code for x in regime.indexes], regime.short)
 
 

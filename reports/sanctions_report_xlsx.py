@@ -90,6 +90,7 @@ FINE_COLUMNS = (
     ("Vencido", 14, MONEY, lambda f: f.charge.overdue),
     ("Situação", 14, None, lambda f: f.charge.situation),
     ("Fórmula", 40, None, lambda f: f.charge.formula),
+    ("Valores informados", 44, None, lambda f: f.asked),  # what the inspector gave for its formula, and who
     ("Base legal", 50, None, lambda f: f.charge.basis),
 )
 DEADLINE_COLUMNS = (

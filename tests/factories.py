@@ -224,6 +224,22 @@ def draft(regime: str, codes, when: str, *, kind: str = "infraction", holder=Non
     return enf.RecordDraft(kind=kind, regime=regime, at=at(when), infractions=list(codes), **kw)
 
 
+def fill_record_form(dialog, regime: str, offender: str, when: dt.datetime, place: str, facts: str) -> None:
+    """The record dialog's facts typed as an inspector does: the act, the offender searched and picked, the day and
+    hour, the place, the facts, and the inspector (Marcos Fiscal, 4521)."""
+    from conftest import type_text
+
+    dialog.form.regime.setCurrentIndex(dialog.form.regime.findData(regime))
+    type_text(dialog.form.offender_search, offender.lower())
+    dialog.form.matches_view.selectRow(0)
+    dialog.form.date.set_date(when.date())
+    dialog.form.time.setText(when.strftime("%H:%M"))
+    type_text(dialog.form.place, place)
+    type_text(dialog.form.facts, facts)
+    dialog.form.inspector.setText("Marcos Fiscal")
+    type_text(dialog.form.inspector_id, "4521")
+
+
 def issue_record(d: enf.RecordDraft, today: dt.date | None = None) -> enf.Record:
     return enf.issue_record(d, by="ana.souza", today=today or d.at.date())
 

@@ -11,12 +11,29 @@ originals: the same figures must come out of both.
 
 from __future__ import annotations
 
-from models.rules.regime_schema import SAO_BENTO_OCCUPATION_BY_KIND
+from models.rules.regime_schema import former_text
 from models.rules.regimes import default_regimes_folder, load_regime_text
 
 FOLDER = default_regimes_folder()
 SAO_BENTO_TEXT = (FOLDER / "sao-bento-2026.toml").read_text(encoding="utf-8")
-SJC_TEXT = (FOLDER / "sjc-2014.toml").read_text(encoding="utf-8")
+SJC_SHIPPED_TEXT = (FOLDER / "sjc-2014.toml").read_text(encoding="utf-8")
+OLIMPIA_TEXT = (FOLDER / "olimpia-2025.toml").read_text(encoding="utf-8")
+
+
+def sjc_by_kind_text() -> str:
+    """São José dos Campos' act with its monthly fee in the older kind (``per-area-month``), as the file said it
+    before it was written as its formula."""
+    return former_text("sjc-2014", SJC_SHIPPED_TEXT)
+
+
+def olimpia_by_kind_text() -> str:
+    """Olímpia's act with its venue table in the older kind (``venue-table``, the deposit a column of it), as the
+    file said it before its fee and its deposit were written as formulas."""
+    return former_text("olimpia-2025", OLIMPIA_TEXT)
+
+
+#: the monthly fee's act as the converter and the formula tests read it: in its older kind
+SJC_TEXT = sjc_by_kind_text()
 
 OCCUPATION_AS_FORMULA = """
 [[fees]]
@@ -197,10 +214,32 @@ basis = "art. 12, § 2º"
 
 
 def sao_bento_by_kind_text() -> str:
-    """São Bento's shipped act with its occupation price in the older kind, in place of its formula fee."""
-    start = SAO_BENTO_TEXT.index('[[fees]]\nid = "occupation"')
-    end = SAO_BENTO_TEXT.index("[[fees]]", start + 1)
-    return SAO_BENTO_TEXT[:start] + SAO_BENTO_OCCUPATION_BY_KIND.lstrip("\n") + SAO_BENTO_TEXT[end:]
+    """São Bento's shipped act with its occupation price and its energy tariff in the older kinds
+    (``linear-metre``, ``energy``), in place of their formula fees."""
+    return former_text("sao-bento-2026", SAO_BENTO_TEXT)
+
+
+#: the acts whose fee the Administration sets, with that fee's id: written as formula fees whose value is the
+#: Administration's (``fee_value = true``) since issue 29 §6
+ADMINISTRATION_FEES = {
+    "cabeceira-grande-2012": "taxa-licenca",
+    "ilha-comprida-2017": "tributos-devidos",
+    "sapezal-2014": "licenca",
+}
+
+
+def administration_fee_by_kind_text(name: str) -> str:
+    """The shipped act ``name`` with its fee the Administration sets in the older wording, as the file said it before
+    its formula (``kind = "fixed"``, ``admin_defined = true``; its period, article and notes as they are)."""
+    text = (FOLDER / f"{name}.toml").read_text(encoding="utf-8")
+    fee_id = ADMINISTRATION_FEES[name]
+    start = text.index(f'[[fees]]\nid = "{fee_id}"')
+    asked = text.index("\n[[fees.inputs]]\n", start)
+    end = text.index("\n\n", asked + 1)
+    fee = text[start:asked]
+    head, rule = fee.split('kind = "formula"\n', 1)
+    rule = rule.split("\n", 1)[1]  # the formula (the value asked) goes: the older kind says it with admin_defined
+    return text[:start] + head + 'kind = "fixed"\nadmin_defined = true\n' + rule + text[end + 1 :]
 
 
 def sao_bento_text() -> str:

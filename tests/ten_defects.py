@@ -24,7 +24,7 @@ def ten_defects() -> str:
     text = _swap(text, 'basis = "art. 3º"', 'basis = "art. 9º"', after='id = "comprovante-taxa"')  # 4 no such article
     text = _swap(text, "notes =", 'colour = "azul"\nnotes =', after='id = "ambulante"')  # 5 an unknown key
     text = _swap(text, '"comprovante-taxa"]', '"comprovante-taxas"]', after='id = "licenca-ambulante"')  # 6 a reference
-    text = _swap(text, 'kind = "fixed"', 'kind = "fixd"', after='id = "taxa-licenca"')  # 7 a near-miss choice
+    text = _swap(text, 'kind = "formula"', 'kind = "formulla"', after='id = "taxa-licenca"')  # 7 a near-miss choice
     text = _swap(text, "days = []", 'days = "segunda"', after='id = "locais-e-horarios"')  # 8 a text for a list
     text = _swap(text, 'ladder = "apreensao"', 'ladder = "apreensoes"', after='code = "fora-do-lugar"')  # 9 a reference
     text = _swap(text, "days = 5", 'days = "5"', after='id = "defence"')  # 10 a number in quotes
@@ -40,7 +40,7 @@ TEN = {
     "permit_kinds.licenca-ambulante.documents[1]": (
         'documento "comprovante-taxas" não existe neste regime — quis dizer "comprovante-taxa"?'
     ),
-    "fees.taxa-licenca.kind": 'valor "fixd" não previsto; use um de: ',
+    "fees.taxa-licenca.kind": 'valor "formulla" não previsto; use um de: ',
     "schedules.locais-e-horarios.days": "lista",
     "infractions.fora-do-lugar.ladder": 'gradação "apreensoes" não existe em [[ladders]] — quis dizer "apreensao"?',
     "deadlines.defence.days": "inteiro",

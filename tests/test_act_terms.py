@@ -270,7 +270,7 @@ def test_a_ban_for_n_years_or_months_ends_on_the_day_of_the_same_number(database
     assert term_end(dt.date(2026, 12, 15), 1) == dt.date(2027, 1, 15)
     path = _act(tmp_path, currency="", extra=FOR_A_TERM.replace("crachá", "cracha"), regime_id="prazo-2012")
     assert main(["regimes", "check", str(path)]) == 0
-    assert "Casos do ato: 4 conferem" in capsys.readouterr().out
+    assert "(1 exemplo ou linha de tabela do próprio ato," in capsys.readouterr().out  # the case added here
     assert main(["--db", database, "regimes", "install", str(path)]) == 0
     capsys.readouterr()
     penalty = ["--db", database, "penalty", "--regime", "prazo-2012", "--date", "21/06/2026"]
@@ -332,9 +332,7 @@ basis = "art. 5º"
 def test_payment_due_as_the_act_says_it(database, tmp_path, capsys, due, text):
     extra = ""
     path = _act(tmp_path, currency="", extra=extra, regime_id="vencimento-2012")
-    body = path.read_text(encoding="utf-8").replace(
-        'admin_defined = true\nbasis = "art. 3º"', f'admin_defined = true\n{due}\nbasis = "art. 3º"', 1
-    )
+    body = path.read_text(encoding="utf-8").replace('id = "taxa-licenca"\n', f'id = "taxa-licenca"\n{due}\n', 1)
     assert due in body
     path.write_text(body, encoding="utf-8")
     assert main(["--db", database, "regimes", "install", str(path)]) == 0
@@ -412,8 +410,6 @@ def test_the_months_charges_fall_due_as_the_act_says(due, expected):
     paid at each event, on the day it is issued (at the event)."""
     from models.billing.charges.steps import due_for
 
-    text = CABECEIRA.replace(
-        'admin_defined = true\nbasis = "art. 3º"', f'admin_defined = true\ndue = {due}\nbasis = "art. 3º"', 1
-    )
+    text = CABECEIRA.replace('id = "taxa-licenca"\n', f'id = "taxa-licenca"\ndue = {due}\n', 1)
     fee = load_regime_text(text, "cabeceira-grande-2012.toml").fee("taxa-licenca")
     assert due_for(fee, None, issued=dt.date(2026, 6, 1), period_end=dt.date(2026, 6, 30)) == expected

@@ -21,8 +21,15 @@ SJC = get_regime("sjc-2014")
 
 
 def test_regime_declares_the_area_used():
-    """The fee's area is declared ``used`` in the file (art. 11, § 5º), not read from words."""
-    assert SJC.fee("licence-fee").area == "used"
+    """The fee's area is the one declared (``area``) or the front × depth used (art. 11, § 5º), never the line's
+    size: the file's formula reads the area, and each line's maximum is a refusal with its item of art. 5º."""
+    quoted = fee_quote(SJC, line="pastel", front="3,00", depth="2,00", year=2014).lines[0]
+    assert (quoted.formula, quoted.amount) == ("2,50 × 3,00 × 2,00", Decimal("15.00"))  # 6 m², not the line's 42
+    declared = fee_quote(SJC, line="pastel", area="10", year=2014).lines[0]
+    assert declared.amount == Decimal("25.00")
+    with pytest.raises(UserError) as exc:
+        fee_quote(SJC, line="pastel", area="43", year=2014)
+    assert exc.value.field == "area" and "art. 5º, IV" in exc.value.message
 
 
 @settings(max_examples=80, deadline=None)

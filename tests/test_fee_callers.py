@@ -299,14 +299,27 @@ def test_what_a_fee_asks_is_the_same_said_either_way():
     """The interface answers alike for each fee of the old kinds and for the formula it becomes: the inputs it
     reads (São José dos Campos' area fee reads the line that caps the area, in its refusals), its period, the value
     it leaves to the Administration, and its deposit (the formula's own deposit fee)."""
-    from formula_acts import sao_bento_by_kind_text
+    from formula_acts import (
+        ADMINISTRATION_FEES,
+        administration_fee_by_kind_text,
+        olimpia_by_kind_text,
+        sao_bento_by_kind_text,
+        sjc_by_kind_text,
+    )
 
     from models.rules.regimes import load_regime_text, shipped_regimes_from_files
 
     compared = 0
-    # São Bento's occupation price in its older kind (linear-metre), as the file said it before its formula
-    by_kind = load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml")
-    for regime in [*shipped_regimes_from_files().values(), by_kind]:
+    # São Bento's occupation price and energy tariff, Olímpia's venue table and São José dos Campos' monthly fee
+    # in their older kinds, as the files said them before their formulas; and the fees the Administration sets, in
+    # their older kind (fixed, admin_defined), as their files said them
+    by_kind = [
+        load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml"),
+        load_regime_text(olimpia_by_kind_text(), "olimpia-2025.toml"),
+        load_regime_text(sjc_by_kind_text(), "sjc-2014.toml"),
+    ]
+    admin_by_kind = [load_regime_text(administration_fee_by_kind_text(n), f"{n}.toml") for n in ADMINISTRATION_FEES]
+    for regime in [*shipped_regimes_from_files().values(), *by_kind, *admin_by_kind]:
         converted = said_as_formulas(regime)
         for fee in regime.fees:
             if fee.kind == "formula":
@@ -324,7 +337,7 @@ def test_what_a_fee_asks_is_the_same_said_either_way():
     assert list(asked) == ["equipment", "front", "depth", "hitch", "energy", "mei", "local"]
     assert asked["hitch"].basis == "art. 9º, § 1º" and asked["hitch"].unit == "m"
     # the formula asks each fact by the article its kind did: the front by the rule's (§ 2º), the hitch by § 1º
-    said = {name: need.basis for name, need in needed(by_kind).items()}
+    said = {name: need.basis for name, need in needed(by_kind[0]).items()}
     assert {name: need.basis for name, need in asked.items()} == said
     assert said["front"] == "art. 9º, § 2º"
 

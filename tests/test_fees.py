@@ -129,7 +129,11 @@ def test_sb_energy_high_rounds_half_up(sb):
 
 
 def test_energy_figures_printed_in_every_regime_are_reproduced():
-    """Every tier with `expected` (the R$ the act prints) is reproduced for the act's year."""
+    """Every tier with the R$ the act prints is reproduced for the act's year: a tier of the old kind with
+    `expected`, or a tier of a formula fee's table of the tiers, whose printed figure is a worked case of the act
+    (``[[cases]]`` quoting that tier)."""
+    from models.services.act_cases import run_case
+
     checked = 0
     for path in sorted(default_regimes_folder().glob("*.toml")):
         regime = load_regime_file(path)
@@ -140,6 +144,12 @@ def test_energy_figures_printed_in_every_regime_are_reproduced():
                 year = fee.year or regime.published.year
                 exact = tier.factor * regime.unit_value(fee.unit, year)
                 assert exact.quantize(D("0.01"), ROUND_HALF_UP) == tier.expected, (regime.id, tier.id)
+                checked += 1
+            for tier in fee.choices("energy"):
+                printed = [case for case in regime.cases if case.kind == "quote" and case.input("energy") == tier.id]
+                assert printed, (regime.id, tier.id)
+                for case in printed:
+                    assert run_case(regime, case).passed, (regime.id, case.id)
                 checked += 1
     assert checked >= 2
 
@@ -435,12 +445,14 @@ def olimpia():
 
 
 def _venue(regime, basis, words):
-    found = [
-        v
-        for f in regime.fees
-        for v in f.venues
-        if v.basis == basis and all(w.lower() in v.label.lower() for w in words)
-    ]
+    found = list(  # a venue of the fee's table and of its deposit's: one venue
+        {
+            v.id: v
+            for f in regime.fees
+            for v in f.venue_choices()
+            if v.basis == basis and all(w.lower() in v.label.lower() for w in words)
+        }.values()
+    )
     assert len(found) == 1, (basis, words, found)
     return found[0]
 
@@ -476,8 +488,7 @@ def test_olimpia_two_days_say_the_minimum_is_charged(olimpia):
 
 def test_olimpia_depot_per_day(olimpia):
     """Art. 145, § 2º / art. 215, § 4º: 1 UFESP per day of deposit — 3 days in 2026 = R$ 115,26."""
-    per_day = [f for f in olimpia.fees if f.kind == "per-day" and f.amount is not None]
-    assert per_day
+    per_day = [olimpia.fee("depot-street-vending"), olimpia.fee("depot-feira")]  # formula fees since issue 29 §6
     for fee in per_day:
         quote = fee_quote(olimpia, fees=[fee.id], days=3, year=2026)
         assert quote.total == D("115.26")

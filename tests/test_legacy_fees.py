@@ -1,6 +1,6 @@
 """The fee kinds that came before the rule language, said as formulas (issue 29 §6,
 ``models.rules.regimes.legacy_fees``): the one engine prices every fee as its formula, and each kind says what the
-fee-kind engine (``models.rules.fees.kinds``, kept as the reference, ``BY_KIND``) said — figures for every worked
+fee-kind engine said (frozen out of the application as the reference, ``bench/fee_kinds.py``) — figures for every worked
 case of the acts, and labels, articles, figures, formulas and refusals for any stall, tier, venue, days, value
 or area hypothesis draws (one test per kind)."""
 
@@ -11,13 +11,19 @@ import re
 from decimal import Decimal
 
 import pytest
-from formula_acts import sao_bento_by_kind_text
+from formula_acts import (
+    ADMINISTRATION_FEES,
+    administration_fee_by_kind_text,
+    olimpia_by_kind_text,
+    sao_bento_by_kind_text,
+    sjc_by_kind_text,
+)
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bench.fee_kinds import priced_by_kind
 from models.base.errors import UserError
 from models.rules.fees import fee_quote
-from models.rules.fees.engine import BY_KIND
 from models.rules.fees.typed import quote_inputs
 from models.rules.regimes import Regime, default_regimes_folder, load_regime_text
 from models.rules.regimes.fee_formulas import program_for
@@ -26,9 +32,16 @@ from models.services import act_cases
 
 FILES = sorted(default_regimes_folder().glob("*.toml"))
 SHIPPED = {path.stem: load_regime_text(path.read_text(encoding="utf-8"), path) for path in FILES}
-#: the acts as the converter reads them: São Bento's occupation price in its older kind (``linear-metre``), as the
-#: file said it before it was written as its formula
-REGIMES = {**SHIPPED, "sao-bento-2026": load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml")}
+#: the acts as the converter reads them: São Bento's occupation price and energy tariff, Olímpia's venue table and
+#: São José dos Campos' monthly fee in their older kinds, and the fees the Administration sets in theirs (``fixed``,
+#: ``admin_defined``), as the files said them before they were written as formulas
+REGIMES = {
+    **SHIPPED,
+    "sao-bento-2026": load_regime_text(sao_bento_by_kind_text(), "sao-bento-2026.toml"),
+    "olimpia-2025": load_regime_text(olimpia_by_kind_text(), "olimpia-2025.toml"),
+    "sjc-2014": load_regime_text(sjc_by_kind_text(), "sjc-2014.toml"),
+    **{n: load_regime_text(administration_fee_by_kind_text(n), f"{n}.toml") for n in ADMINISTRATION_FEES},
+}
 
 
 def converted(regime: Regime) -> Regime:
@@ -64,12 +77,9 @@ def as_converted(regime: Regime, inputs: dict) -> dict:
 
 
 def by_kind(regime: Regime, **inputs):
-    """The quote of the fee-kind engine (``models.rules.fees.kinds``), the reference of the conversion."""
-    token = BY_KIND.set(True)
-    try:
+    """The quote of the fee-kind engine (``bench/fee_kinds.py``), the reference of the conversion."""
+    with priced_by_kind():
         return fee_quote(regime, **inputs)
-    finally:
-        BY_KIND.reset(token)
 
 
 def both(name: str, **inputs) -> tuple[object, object]:

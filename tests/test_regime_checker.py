@@ -32,7 +32,7 @@ def test_a_file_with_ten_independent_defects_gets_all_ten_in_one_run():
             assert at.startswith("documents =")
         else:
             assert at.startswith(f"{last} ="), (error.key, error.line, at)
-    assert 'quis dizer "fixed"?' in next(e.reason for e in errors if e.key == "fees.taxa-licenca.kind")
+    assert 'quis dizer "formula"?' in next(e.reason for e in errors if e.key == "fees.taxa-licenca.kind")
 
 
 def test_the_check_prints_each_error_with_its_line_and_stores_nothing(tmp_path, capsys):
@@ -86,7 +86,7 @@ def test_a_missing_act_does_not_hide_the_rest():
 
 def test_a_reference_is_checked_even_when_another_item_is_broken_but_not_one_to_the_broken_item():
     text = SAMPLE.read_text(encoding="utf-8")
-    text = text.replace('kind = "fixed"', 'kind = "fixo"', 1)  # the fee is broken: permit_kinds names it
+    text = text.replace('kind = "formula"', 'kind = "formulario"', 1)  # the fee is broken: permit_kinds names it
     text = text.replace('ladder = "apreensao"', 'ladder = "multa"', 1)
     errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {"fees.taxa-licenca.kind", "infractions.sem-licenca.ladder"}
@@ -115,3 +115,61 @@ def test_a_missing_key_is_not_taken_from_another_key_of_the_table():
     missing = next(e for e in errors if e.key == "documents.requerimento.label")
     assert missing.reason == "chave obrigatória ausente"
     assert not any("quis dizer" in e.reason for e in errors)
+
+
+#: Olímpia's venue fee with a mistake in each row of its table of venues (and in the table itself)
+BAD_VENUE_ROWS = {
+    # a column the table does not have: a near miss of one it has
+    "fees.event-venue.tables.imoveis.rows.recinto-todas-instalacoes.values.taxa_um_da": 'quis dizer "taxa_um_dia"?',
+    # a row says when it holds: in a table of options, the option chosen
+    "fees.event-venue.tables.imoveis.rows.recinto-exceto-estacionamento.when": 'não tem "when"',
+    # a column without its value
+    "fees.event-venue.tables.imoveis.rows.recinto-estacionamento.values.minimo_dias": "chave obrigatória ausente",
+    # a row with a single value where the table has columns
+    "fees.event-venue.tables.imoveis.rows.recinto-barracas-grandes.value": '"values = { coluna = valor }"',
+    # the same venue twice
+    "fees.event-venue.tables.imoveis.rows.recinto-barracas-pequenas.id": 'opção "recinto-barracas-pequenas" repetido',
+    # a venue named otherwise in the deposit's table
+    "fees.event-venue-caucao.tables.caucao.rows.estadio-tereza-breda.label": "outro nome noutra tabela",
+}
+
+
+def test_each_bad_row_of_a_table_of_choices_is_reported_at_its_id_path():
+    path = default_regimes_folder() / "olimpia-2025.toml"
+    text = path.read_text(encoding="utf-8")
+
+    def row(ident: str, change) -> None:
+        nonlocal text
+        start = text.index(f'id = "{ident}"\nlabel = ', text.index('name = "imoveis"'))
+        end = text.index("\n\n", start)
+        text = text[:start] + change(text[start:end]) + text[end:]
+
+    row("recinto-todas-instalacoes", lambda r: r.replace("{ taxa_um_dia =", "{ taxa_um_da ="))
+    row("recinto-exceto-estacionamento", lambda r: r + '\nwhen = "days > 1 dia"')
+    row("recinto-estacionamento", lambda r: r.replace(', minimo_dias = "3" }', " }"))
+    row("recinto-barracas-grandes", lambda r: r + '\nvalue = "60"')
+    row("recinto-arena", lambda r: r.replace('id = "recinto-arena"', 'id = "recinto-barracas-pequenas"'))
+    deposit = text.index('name = "caucao"')
+    text = text[:deposit] + text[deposit:].replace(
+        'label = "Estádio Municipal “Tereza Breda”"', 'label = "Estádio Tereza Breda"', 1
+    )
+    errors = check_regime_text(text, path.name, expected_id=path.stem)
+    found = {e.key: e for e in errors}
+    for key, words in BAD_VENUE_ROWS.items():
+        assert key in found, (key, sorted(found))
+        assert words in found[key].reason, (key, found[key].reason)
+        assert found[key].line is not None, key
+
+
+def test_a_table_of_choices_is_only_for_a_desk_list_and_its_columns_are_its_own():
+    """``choice`` names a desk list the act declares (``energy``, ``venue``): a near miss is suggested; ``columns``
+    belong to a table of choices, each with its unit (none for the table)."""
+    path = default_regimes_folder() / "sao-bento-2026.toml"
+    text = path.read_text(encoding="utf-8").replace('choice = "energy"', 'choice = "enrgy"', 1)
+    errors = check_regime_text(text, path.name, expected_id=path.stem)
+    assert [(e.key, 'quis dizer "energy"?' in e.reason) for e in errors] == [("fees.energy.tables.tarifa.choice", True)]
+    text = path.read_text(encoding="utf-8").replace(
+        'choice = "energy"\nunit = "UFESP"', 'unit = "UFESP"\ncolumns = [{ name = "fator", label = "Fator" }]', 1
+    )
+    errors = check_regime_text(text, path.name, expected_id=path.stem)
+    assert any(e.key == "fees.energy.tables.tarifa.columns" and "tabela de opções" in e.reason for e in errors)

@@ -121,8 +121,8 @@ FACTS = {
         "art. 2º, § 2º",
         "cumulativamente ou não",
         # energy tiers and discounts with their conditions
-        "até 2,00 m lineares",
-        "profundidade máxima de 3,00 m",
+        'A tarifa "Impacto I/IV — Baixo consumo" vale até 2,00 ML',
+        'A tarifa "Impacto I/IV — Alto consumo" vale até 3,00 m de profundidade',
         "quando MEI, do município, equipamento: trailer, reboque ou barraca e profundidade (m) ≤ 3,00 m, "
         "Valor = o valor da regra geral × (1 − 0,30)",
         "Pagamento: até 26/03/2026",
@@ -225,8 +225,9 @@ FACTS = {
         "art. 8º, XXVIII",
         "Pagamento: antecipadamente, até o dia 20 de cada mês",
         "art. 11, § 5º",
-        "R$ 2,50 por m² ao mês (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
-        "Corrigido anualmente pelo INPC",
+        "Valor = R$ 2,50 × correção do INPC desde 2014 × área (m²), por mês",
+        'acima do máximo de 14,00 m² que o ato fixa para "Comidas típicas"',
+        "Correção do INPC desde 2014",
         "art. 11, § 7º",
         "3 meses consecutivos sem pagar: cassação",
         "art. 11, § 6º",
@@ -542,10 +543,12 @@ def test_sanctions_keep_the_acts_word_and_its_discretion():
 
 def test_fees_left_open_are_not_called_fixed():
     sjc = REGIMES["sjc-2014"]
-    assert describe.fee_kind(sjc.fee("rateio-energia-banheiros")).startswith("valor definido pela Administração")
+    assert describe.fee_kind(sjc, sjc.fee("rateio-energia-banheiros")).startswith("valor definido pela Administração")
     olimpia = REGIMES["olimpia-2025"]
-    assert describe.fee_kind(olimpia.fee("street-vending-tax")).startswith("valor definido pela Administração, por dia")
-    assert describe.fee_kind(olimpia.fee("depot-feira")) == "por dia"
+    assert describe.fee_kind(olimpia, olimpia.fee("street-vending-tax")).startswith(
+        "valor definido pela Administração, por dia"
+    )
+    assert describe.fee_kind(olimpia, olimpia.fee("depot-feira")) == "por fórmula"  # 1 UFESP a day: the act's value
 
 
 def test_a_conduct_forbidden_without_a_sanction_is_said_so_not_cited_as_its_penalty():

@@ -9,6 +9,7 @@ from factories import BASE_REGIME as BASE
 from factories import write_regime as write
 
 from models.base.errors import UserError
+from models.rules.fees import fee_quote as quote
 from models.rules.regimes import (
     MissingUnitValue,
     Regime,
@@ -184,10 +185,18 @@ def test_sb_discounts_and_energy(sb):
     cart, structure = occupation.exceptions
     assert cart.when == "mei and local and equipment in ['carrinho-pipoca', 'carrinho-algodao-doce']"
     assert structure.when == "mei and local and equipment in ['trailer', 'reboque', 'barraca'] and depth <= 3.00 m"
-    energy = sb.fee("energy")
-    assert {t.id: t.factor for t in energy.tiers} == {"low": D("0.82"), "high": D("3.25")}
-    assert energy.tier("low").max_metres == D("2.00")
-    assert energy.tier("high").max_depth == D("3.00")
+    # art. 12: the tiers the desk offers, their tariffs in UFESP 2026 (R$ 38,42) and their limits, as priced
+    assert [(t.id, t.label) for t in sb.fee("energy").energy_tiers()] == [
+        ("low", "Impacto I/IV — Baixo consumo"),
+        ("high", "Impacto I/IV — Alto consumo"),
+    ]
+    low = quote(sb, equipment="carrinho-pipoca", front="1,00", energy="low", fees=["energy"], year=2026)
+    high = quote(sb, equipment="trailer", front="4,00", depth="3,00", energy="high", fees=["energy"], year=2026)
+    assert (low.lines[0].formula, high.lines[0].formula) == ("0,82 × 38,42", "3,25 × 38,42")
+    with pytest.raises(UserError, match="vale até 2,00 ML"):
+        quote(sb, equipment="carrinho-pipoca", front="2,50", energy="low", fees=["energy"], year=2026)
+    with pytest.raises(UserError, match="vale até 3,00 m de profundidade"):
+        quote(sb, equipment="trailer", front="4,00", depth="3,50", energy="high", fees=["energy"], year=2026)
 
 
 def test_sb_schedule_site_selection_layout(sb):
@@ -266,8 +275,13 @@ def test_sjc_schedule_fee_deadlines(sjc):
     assert (schedule.setup_hours.start.hour, schedule.setup_hours.end.hour) == (16, 17)
     assert (schedule.teardown_hours.start.hour, schedule.teardown_hours.end.hour) == (22, 23)
     fee = sjc.fee("licence-fee")
-    assert fee.rate.value == D("2.50") and fee.due.day_of_month == 20 and fee.index == "INPC"
+    assert fee.due.day_of_month == 20 and fee.per == "month"
     assert fee.arrears.months == 3 and fee.arrears.sanction == "revocation"
+    # R$ 2,50 per m² a month, in values of 2014 corrected by the INPC (art. 11, §§ 5º and 7º), as priced
+    line = quote(
+        sjc, line="pastel", front="3,00", depth="2,00", fees=["licence-fee"], year=2026, index_factors={"INPC": "2"}
+    ).lines[0]
+    assert line.formula == "2,50 × 2 × 3,00 × 2,00" and line.amount == D("30.00")
     assert sjc.deadline("appeal").hours == 72 and sjc.deadline("appeal").count == "hours"
     assert sjc.deadline("appeal-revocation").days == 10
     assert sjc.deadline("comply-warning").hours == 24

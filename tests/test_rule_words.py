@@ -62,7 +62,10 @@ def test_olimpias_venue_table_reads_as_a_table_with_its_one_day_exception_and_it
     assert "  Quando imóvel: Estádio Municipal “Tereza Breda”: 5 dias — LC 324/2025, art. 89, § 3º" in lines
     one_day = "Exceção 1 — uso por um só dia: quando dias = 1 dia, Valor = dias × taxa por 1 dia"
     assert any(line.startswith(one_day) for line in lines)
-    assert "Caução = caução, conforme o imóvel — LC 324/2025, art. 89" in lines
+    # its deposit, a fee of its own that the permit kind charges with it
+    assert "Caução = caução, conforme o imóvel — LC 324/2025, art. 89" in said(
+        REGIMES["olimpia-2025"], "event-venue-caucao"
+    )
 
 
 def test_a_value_the_act_leaves_to_the_administration_says_who_sets_it():

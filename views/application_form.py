@@ -33,6 +33,7 @@ from models.registry.applications import Application, ApplicationInput, Document
 from models.registry.town import working_regimes
 from models.rules.fees.formula import bounds_text
 from models.rules.fees.needs import asked_values, energy_tiers, needed
+from models.rules.fees.needs import venues as venue_choices
 from models.rules.regimes.model.fees import SETTERS
 from models.services.filing import create_application
 from models.services.front_desk import Applicant, assess, load_applicant
@@ -360,8 +361,11 @@ class ApplicationDialog(GuardedDialog):
         # what the kind's fees read (models.rules.fees.needs), whatever their wording: the venue and the days
         # are asked only where a fee reads them
         read = needed(regime, fees)
-        venues = [(v.id, v.label) for f in fees for v in f.venues] if "venue" in read else []
-        exemptions = [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in fees for e in f.exemptions]
+        venues = venue_choices(regime, fees) if "venue" in read else []
+        # an exemption of a fee and of its deposit (a fee of its own) is offered once
+        exemptions = list(
+            {e.id: (e.id, f"{e.label} ({regime.cite_item(e)})") for f in fees for e in f.exemptions}.values()
+        )
         self._fill(self.venue, venues, self.tr("—"))
         self._fill(self.exemption, exemptions, self.tr("nenhuma"))
         self.days.clear()
@@ -372,7 +376,9 @@ class ApplicationDialog(GuardedDialog):
         venue_form.setRowVisible(self.exemption, bool(exemptions))
         self.venue_box.setVisible(bool(venues or exemptions or "days" in read))
         self._build_asked(regime, fees)
-        proofs = [e.document for f in fees for e in f.exemptions if e.document]  # listed; asked only when chosen
+        proofs = list(
+            dict.fromkeys(e.document for f in fees for e in f.exemptions if e.document)
+        )  # listed; asked only when chosen
         documents = list(dict.fromkeys([*regime.permit_kind(kind_id).documents, *proofs]))
         self.documents.fill(regime, documents, self.today)
         self.update_assessment()

@@ -323,7 +323,9 @@ class PriceSimulator(QWidget):
         self._fill(self.energy, energy_tiers(regime), self.tr("sem energia"))
         self._fill(
             self.exemption,
-            [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees for e in f.exemptions],
+            list(
+                {e.id: (e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees for e in f.exemptions}.values()
+            ),
             self.tr("nenhuma"),
         )
         self.update_quote()
@@ -422,7 +424,7 @@ class PriceSimulator(QWidget):
         regime = self.regime()
         if regime is not None:  # as the engine takes them, whatever the wording of the fee that asks them
             values.update(engine_values(regime, by_fee=admin, by_name=asked))
-        if values.get("asked"):
+        if values.get("asked") or values.get("admin_values"):
             values["asked_by"] = current_user_name() or None  # who set them, kept on the line that uses them
         return values
 

@@ -61,6 +61,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="valor que a fórmula de uma multa pede (o valor da licença de que a multa é uma parte…), dentro dos "
         "limites do ato (pode repetir)",
     )
+    parser.add_argument(
+        "--permit",
+        metavar="NÚMERO",
+        help='a permissão do infrator (AAAA/NNNNN): o preço do ato de que a multa é uma parte (fee = "id" no '
+        "arquivo) é calculado com os dados dela, em vez de pedido",
+    )
     readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
@@ -77,9 +83,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
+    from models.billing.charges.month import permit_fee_lines
     from models.billing.fiscal import unit_overrides
     from models.billing.pricing import FACTOR_PLACES, regime_index_factors
-    from models.enforcement.sanctions import propose_sanction
+    from models.enforcement.sanctions import fine_fees, in_reais, propose_sanction
+    from models.permits import find_permit
     from models.rules.deadlines import parse_moment
     from models.rules.fees.typed import parse_asked
     from models.rules.regimes import MissingUnitValue, shipped_regimes
@@ -110,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
     open_for_computing(getattr(args, "db", None))
     try:
         factors = regime_index_factors(regime, year)
+        permit = find_permit(args.permit) if (getattr(args, "permit", None) or "").strip() else None
+        if permit is not None and permit.regime != regime.id:
+            raise UserError(f"A permissão nº {permit.number} é do regime {permit.regime}, não do {regime.id}.")
+        fees = fine_fees(regime, codes)
         usable = {code: f.factor.quantize(FACTOR_PLACES) for code, f in factors.items() if not f.missing}
         proposal = propose_sanction(
             regime,
@@ -121,7 +133,10 @@ def run(args: argparse.Namespace) -> int:
             index_factors=usable,
             readings=choices,
             asked=parse_asked(getattr(args, "asked", None)),
+            permit_fees=permit_fee_lines(regime, permit, fees, on) if permit is not None and fees else None,
+            permit=permit.number if permit is not None else None,
         )
+        proposal = in_reais(proposal, regime)  # where a rule of the act converts its money, as praca quote
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None
     except UserError as exc:

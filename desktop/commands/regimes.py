@@ -173,20 +173,20 @@ def regime_text(regime: Regime) -> str:
     _deadlines(out, regime)
     _others(out, regime)
     _cases(out, regime)
-    return out.text()
+    return describe.with_reais(out.text(), regime.currency, regime.conversion)  # by the act's rule, if it has one
 
 
 def _units(out: _Text, regime: Regime) -> None:
     out.heading("Unidades fiscais e valores")
-    if not regime.units:
-        out.line("Valores em reais (R$).")
+    if not regime.units or regime.currency != "R$":
+        out.line(describe.currency_text(regime.currency, regime.conversion))
     for unit in regime.units:
         out.item(f"{unit.code} — {unit.name} — {regime.cite_item(unit)}")
         if not unit.values:
             out.line("O ato não fixa o valor: cadastre-o em Cadastros → Unidades fiscais antes de calcular.", 2)
         for value in unit.values:
             source = regime.cite(value.basis) if value.basis else (value.source or regime.cite_item(unit))
-            out.item(f"{value.year}: {format_brl(value.value)} ({source})", 2)
+            out.item(f"{value.year}: {format_brl(value.value, currency=regime.currency)} ({source})", 2)
         out.notes(describe.notes(unit), 2)
     if regime.units:
         out.line("Valores do ato; um valor cadastrado no banco (Cadastros → Unidades fiscais) prevalece no cálculo.")
@@ -283,7 +283,7 @@ def _fees(out: _Text, regime: Regime) -> None:
     for fee in regime.fees:
         out.sub(f"{fee.label} {_id(fee.id)}")
         facts = describe.fee_facts(regime, fee)
-        if fee.venues:  # the venues have a part of their own, below
+        if fee.venue_choices():  # the venues have a part of their own, below
             facts = [f for f in facts if f.option != "--venue"]
             facts.append(describe.Fact('Valores por imóvel: veja "Imóveis" abaixo.'))
         out.facts(facts)
@@ -291,7 +291,9 @@ def _fees(out: _Text, regime: Regime) -> None:
 
 def _venues(out: _Text, regime: Regime) -> None:
     venues = [(fee, venue) for fee in regime.fees for venue in fee.venues]
-    if not venues:
+    # a formula fee's table of venues: each venue once, with each fee's values for it
+    listed = {choice.id: choice for fee in regime.fees for choice in reversed(fee.choices("venue"))}
+    if not venues and not listed:
         return
     out.heading("Imóveis", "praca quote --venue")
     for fee, venue in venues:
@@ -299,6 +301,14 @@ def _venues(out: _Text, regime: Regime) -> None:
         out.line(describe.venue(venue), 2)
         out.line(f"Preço: {fee.label} [{fee.id}]", 2)
         out.notes(describe.notes(venue), 2)
+    for choice in dict.fromkeys(c.id for fee in regime.fees for c in fee.choices("venue")):
+        option = listed[choice]
+        out.item(f"{option.label} {_id(option.id)} — {regime.cite_item(option)}")
+        for fee in regime.fees:
+            for table in fee.tables:
+                if table.choice == "venue" and any(row.id == choice for row in table.rows):
+                    out.line(f"{fee.label} [{fee.id}]: {describe.choice_values(table, choice)}", 2)
+        out.notes(describe.notes(option), 2)
 
 
 def _calendars_sites_layout(out: _Text, regime: Regime) -> None:
@@ -352,6 +362,8 @@ def _infractions(out: _Text, regime: Regime) -> None:
             ref = f" {_id(fact.ident)}" if fact.ident else ""
             out.line(f"{fact.text}{ref}" + (f" — {fact.cite}" if fact.cite else ""), 2)
             out.notes(fact.notes, 3)
+            for detail in fact.details:  # what each value of a fine written as a formula is
+                out.line(detail.text + (f" — {detail.cite}" if detail.cite else ""), 3)
 
 
 def _ladders(out: _Text, regime: Regime) -> None:

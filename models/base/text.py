@@ -43,6 +43,7 @@ __all__ = [
 #: Every C0 and C1 control character and DEL, except tab, line feed and carriage return.
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _LINE_BREAKS = re.compile("[\t\n\r]")
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _LINE_END = re.compile("\r\n|\r|\n")
 
 _C0_NAMES = (
@@ -96,6 +97,8 @@ def char_name(char: str) -> str:
 def control_problem(text: str, *, multiline: bool = False) -> str | None:
     """What is wrong with ``text`` as a person's input, or ``None``: a control character (tab and line breaks
     only where ``multiline``), named with its position counted from 1."""
+    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII):
+        return None  # printable ASCII only, seen at C speed (a trail entry of 10.000 rows is megabytes of it)
     match = CONTROL.search(text)
     if match is None and not multiline:
         match = _LINE_BREAKS.search(text)

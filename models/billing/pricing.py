@@ -12,7 +12,7 @@ import datetime as _dt
 from decimal import ROUND_HALF_UP, Decimal
 
 from models.base.errors import UserError
-from models.base.money import format_brl, format_decimal_br, format_factor
+from models.base.money import format_brl, format_decimal_br
 from models.billing.fiscal import IndexFactor, index_factor, unit_overrides
 from models.rules.fees import Quote, fee_quote
 from models.rules.regimes import Regime, check_in_force, get_regime
@@ -79,6 +79,7 @@ def quote(
     today: _dt.date | None = None,
     on: _dt.date | None = None,
     book: PriceBook | None = None,
+    convert: bool = True,
     **inputs,
 ) -> Quote:
     """``fee_quote`` with the database's unit values and index corrections.
@@ -89,7 +90,9 @@ def quote(
     depth, hitch, area, mei, local, energy, days, venue, permit_kind, fees,
     admin_values). An index correction that is missing for a year the quote
     needs is refused with the years to enter. ``book``: the regime's
-    :class:`PriceBook` for the year, when the caller prices many stalls at once.
+    :class:`PriceBook` for the year, when the caller prices many stalls at once. ``convert`` False: in the act's
+    own money even where a rule of it converts to reais (a figure that goes into another, converted once at the
+    end: a fine that is a share of the licence).
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
     if on is not None:
@@ -117,7 +120,8 @@ def quote(
                 base_year=f.base_year,
             ) from None
         raise
-    return converted(_explain_factors(result, factors), regime, on or today or _dt.date.today())
+    result = _explain_factors(result, factors)
+    return converted(result, regime, on or today or _dt.date.today()) if convert else result
 
 
 def converted(result: Quote, regime: Regime, day: _dt.date) -> Quote:
@@ -127,20 +131,12 @@ def converted(result: Quote, regime: Regime, day: _dt.date) -> Quote:
     rule = regime.conversion
     if rule is None or not rule.applies(day):
         return result
-    divisor = format_factor(rule.divide_by)
     lines = []
     for line in result.lines:
-        amount = rule.convert(line.amount)
-        said = (
-            f"Convertido em reais: {format_brl(line.amount, currency=result.currency)} ÷ {divisor} = "
-            f"{format_brl(amount, currency=rule.to)} ({rule.cite})"
-        )
-        formula = f"{line.formula} = {format_brl(line.amount, currency=result.currency)} ÷ {divisor}"
+        amount, said = rule.said(line.amount, result.currency)
+        formula = f"{line.formula} = {format_brl(line.amount, currency=result.currency)} ÷ {rule.divisor}"
         lines.append(dataclasses.replace(line, amount=amount, formula=formula, details=(*line.details, said)))
-    note = (
-        f"Valores do ato em {result.currency} convertidos em reais desde {rule.from_.strftime('%d/%m/%Y')}: "
-        f"÷ {divisor} ({rule.cite})."
-    )
+    note = rule.note(result.currency)
     return dataclasses.replace(result, lines=tuple(lines), currency=rule.to, notes=(*result.notes, note))
 
 

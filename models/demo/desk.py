@@ -197,10 +197,17 @@ class DemoDesk:
         for key in ("equipment", "line", "front", "depth", "hitch"):
             if getattr(data, key):
                 inputs[key] = getattr(data, key)
-        for fee in (regime.fee(f) for f in regime.permit_kind(kind).fees):  # the tier the stall's equipment takes
-            tier = next((t for t in fee.tiers if data.equipment in t.equipment), None)
-            if tier is not None and fee_needs(regime, fee).reads("energy"):
-                inputs["energy"] = tier.id
+        tiers: list[str] = []  # the tiers the stall's equipment may take, the act's list in its order
+        for fee in (regime.fee(f) for f in regime.permit_kind(kind).fees):
+            if fee_needs(regime, fee).reads("energy"):
+                tiers += [t.id for t in fee.tiers if data.equipment in t.equipment] if fee.tiers else []
+                tiers += [t.id for t in fee.choices("energy")]
+        for tier in tiers:  # the first the act allows the stall (a tier for other equipment is refused)
+            try:
+                return quote(regime, year=self.today.year, energy=tier, **inputs).to_dict()
+            except UserError as refused:
+                if refused.field != "energy":
+                    return {}
         try:
             return quote(regime, year=self.today.year, **inputs).to_dict()
         except UserError:

@@ -13,7 +13,7 @@ The history of a town (``models.demo.desk``) is behind the clerk; these are the 
   applicants than places go to the public draw (art. 21, § 1º).
 * **Cabeceira Grande** — licences asked at the desk (Lei 376/2012, art. 3º), one from a vendor of another town.
 
-Where the act leaves a fee's value to the Administration (``admin_defined``: Sapezal's licence fees, Lei
+Where the act leaves a fee's value to the Administration (``fee_needs(…).administration``: Sapezal's licence fees, Lei
 1.171/2014, art. 8º; Ilha Comprida's yearly dues, Dec. 890/2017, art. 12; Cabeceira Grande's licence fee), the
 treasury enters it by hand, as a clerk would, with a value marked as the demo's: the fee desk has this month's
 charges to collect in every town.
@@ -313,7 +313,7 @@ ADMIN_FEES = {
 
 def _fees_this_month(desk: DemoDesk, regime_id: str, fee_id: str, count: int = 4) -> Iterator[_dt.date]:
     """The year's fee of the licences in force, charged by the treasury with the demo's value (the act leaves the
-    value to the Administration: the fee's ``admin_defined``), due this month: the first paid, the others open."""
+    value to the Administration: ``fee_needs(…).administration``), due this month: the first paid, the others open."""
     from models.billing.charges import create_charge, record_payment
     from models.permits import Permit
     from models.rules.regimes import get_regime

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
+from models.billing.charges.month import permit_fee_lines
 from models.enforcement.chains import prior_offences
 from models.enforcement.deadline_roles import (
     ROLES,
@@ -27,6 +28,8 @@ from models.enforcement.sanctions import (
     Proposal,
     Verification,
     adjust,
+    fine_fees,
+    in_reais,
     propose_sanction,
     sanction_lines,
 )
@@ -86,7 +89,10 @@ def _propose(
     readings: Mapping[str, Choice] | None = None,
     asked: Mapping[str, str] | None = None,
     asked_by: str | None = None,
+    permit: Permit | None = None,
 ) -> Proposal:
+    fees = fine_fees(regime, codes)
+    permit_fees = permit_fee_lines(regime, permit, fees, on) if permit is not None and fees else None
     try:
         proposal = propose_sanction(
             regime,
@@ -101,6 +107,8 @@ def _propose(
             readings=readings,
             asked=asked,
             asked_by=asked_by,
+            permit_fees=permit_fees,
+            permit=permit.number if permit is not None else None,
         )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} (Cadastros → Unidades fiscais)", field="infractions") from None
@@ -110,6 +118,7 @@ def _propose(
         if exc.field == "index_factor":
             raise UserError(f"{exc.message} (Cadastros → Correção monetária)", field="infractions") from None
         raise
+    proposal = in_reais(proposal, regime)  # where a rule of the act converts its money: the authority decides in it
     for item in adjustments:
         proposal = apply_adjustment(proposal, item)
     return proposal
@@ -344,6 +353,7 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
         readings,
         asked=draft.asked,
         asked_by=(draft.inspector or "").strip() or None,
+        permit=permit,
     )
     warnings: list[str] = []
     fines = _charged_fines(proposal) if draft.kind != "notice" else []

@@ -72,6 +72,7 @@ from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
 from models.rules.fees import QuoteLine
+from models.rules.fees.needs import fee_needs
 from models.rules.regimes import Regime, check_in_force, get_regime
 from models.rules.regimes.model import Amount, Fee, Infraction, Ladder, Reading, Sanction
 from models.rules.regimes.model.fees import AskedInput
@@ -91,7 +92,9 @@ __all__ = [
     "Verification",
     "adjust",
     "count_prior",
+    "fine_fees",
     "imposed",
+    "in_reais",
     "propose_sanction",
     "sanction_head",
     "sanction_lines",
@@ -198,6 +201,12 @@ class ProposedSanction:
     unit_value: Decimal | None = None
     year: int | None = None
     formula: str | None = None
+    #: the values given for what a fine written as a formula asks, each said with its unit, article and who gave
+    #: it ("Valor da licença do evento = 1.000,00 R$ (LC 324/2025, art. 89) — informado por Marcos Fiscal")
+    asked: tuple[str, ...] = ()
+    #: the names of its formula's values that are another fee of the act priced from the offender's permit (``fee =
+    #: "id"``): not asked
+    from_permit: tuple[str, ...] = ()
     #: the money of the act's amounts (``[regime] currency``)
     currency: str = "R$"
     # suspension
@@ -565,7 +574,7 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
     for name in ("wait_until", "until"):
         if kw.get(name):
             kw[name] = dt.date.fromisoformat(kw[name])
-    for name in ("deadlines", "details"):
+    for name in ("deadlines", "details", "asked", "from_permit"):
         kw[name] = tuple(kw.get(name) or ())
     condition = raw.get("condition")
     if isinstance(condition, str):  # the old form: only a warning not complied with
@@ -826,6 +835,11 @@ class _Context:
     #: the values a fine written as a formula asks for (``[[infractions.fine.inputs]]``), and who set them
     asked: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     asked_by: str | None = None
+    #: the act's fees priced with the facts of the offender's permit (what a fine's formula reads of them: ``fee =
+    #: "id"``), or why one could not be; None: the record names no permit
+    permit_fees: Mapping[str, QuoteLine | UserError] | None = None
+    #: the permit's number, for the reason a fee was not priced
+    permit: str | None = None
 
 
 def propose_sanction(
@@ -843,12 +857,18 @@ def propose_sanction(
     readings: Mapping[str, Choice | str] | None = None,
     asked: Mapping[str, Any] | None = None,
     asked_by: str | None = None,
+    permit_fees: Mapping[str, QuoteLine | UserError] | None = None,
+    permit: str | None = None,
 ) -> Proposal:
     """The sanctions the act sets for ``infraction_codes`` committed on ``on``.
 
     ``asked`` — ``{name: value}``: the values a fine written as a formula asks for (the licence fee a share of
     which is the fine…), each within the bounds the act sets; ``asked_by`` names who set them. Without one, the fine
-    is proposed with its value left to the authority and the reason said.
+    is proposed with its value left to the authority and the reason said. ``permit_fees`` — ``{fee id: line}``: the
+    act's fees priced with the facts of the offender's permit (number ``permit``), or the ``UserError`` that says
+    why one could not be: a value of a fine's formula that is another fee of the act (``fee = "id"``) is read from
+    them, and asked only where the record names no permit or the fee could not be priced
+    (:func:`fine_fees` names the fees the fines of some infractions read).
 
     ``prior`` — the number of earlier offences of the same nature within the
     recurrence window (taken as given), or the list of earlier offences
@@ -895,6 +915,8 @@ def propose_sanction(
         _readings(regime, applied),
         dict(asked or {}),
         asked_by,
+        permit_fees,
+        permit,
     )
     found = _priors(prior)
 
@@ -950,6 +972,42 @@ def propose_sanction(
         currency=regime.currency,
         asked=tuple((name, str(value)) for name, value in ctx.asked.items() if str(value or "").strip()),
         asked_by=ctx.asked_by if ctx.asked else None,
+    )
+
+
+def in_reais(proposal: Proposal, regime: Regime) -> Proposal:
+    """``proposal`` with its fines in reais where a rule of the act converts its money on the infraction's day
+    (``[regime] conversion``), as the quote lines are: each amount (and the limits an authority grades within) ÷ the
+    rule's divisor, rounded to the cent half up; the formula goes on to the amount in reais and the details say the
+    conversion with the rule's article; a fine left to the authority is set in reais. Unchanged where no rule says
+    so (an act in cruzeiros stays in cruzeiros) — the act's worked cases are in its own money, as its quotes."""
+    rule = regime.conversion
+    if rule is None or not rule.applies(proposal.on) or proposal.currency != regime.currency:
+        return proposal
+    money = proposal.currency
+    items = []
+    for item in proposal.items:
+        sanctions = []
+        for s in item.sanctions:
+            changed: dict[str, Any] = {"currency": rule.to}
+            if s.kind == "fine":
+                details = list(s.details)
+                shown = s.amount if s.amount is not None else s.max_amount
+                if shown is not None:
+                    value, said = rule.said(shown, money)
+                    details.append(f"{said}.")
+                    if s.formula:
+                        changed["formula"] = f"{s.formula} ÷ {rule.divisor} = {format_brl(value, currency=rule.to)}"
+                else:
+                    details.append(f"Valor a fixar em reais ({rule.cite}).")
+                for name in ("amount", "min_amount", "max_amount"):
+                    if getattr(s, name) is not None:
+                        changed[name] = rule.convert(getattr(s, name))
+                changed["details"] = tuple(details)
+            sanctions.append(dataclasses.replace(s, **changed))
+        items.append(dataclasses.replace(item, sanctions=tuple(sanctions)))
+    return dataclasses.replace(
+        proposal, items=tuple(items), currency=rule.to, notes=(*proposal.notes, rule.note(money))
     )
 
 
@@ -1174,14 +1232,14 @@ def _sanction(
     elif s.kind == "seizure" and regime.seizure is not None and regime.seizure.depot_fee is not None:
         fee = regime.seizure.depot_fee
         where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
-        if fee.amount is not None:
+        if fee_needs(regime, fee.as_fee()).administration is not None:
+            details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
+        elif fee.amount is not None:
             per = describe.PER.get(fee.per or "", "")
             details.append(
                 f"Diária de depósito: {describe.amount(fee.amount, regime.currency)} {per}{where} "
                 f"({regime.cite_item(fee)})."
             )
-        elif fee.admin_defined:
-            details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
     if s.discretionary:
         if s.one_of:
             details.append("Alternativa: a autoridade impõe uma só das sanções alternativas, com o motivo.")
@@ -1267,6 +1325,8 @@ def _fine(
     fine = infraction.fine
     base: Amount | None = None
     base_text: str | None = None  # a fine written as a formula: the formula with the values
+    asked: tuple[str, ...] = ()  # … and the values given for what it asks
+    from_permit: tuple[str, ...] = ()  # … and those that are a fee priced from the offender's permit
     graded = s.graded
     admin = s.admin_defined
     multiplier = s.multiplier if s.multiplier is not None else Decimal(1)
@@ -1285,7 +1345,13 @@ def _fine(
             priced = _fine_formula(ctx, infraction, details)
             admin = priced is None
             if priced is not None:
-                base, base_text = priced
+                base, base_text, asked = priced
+                permit_fees = ctx.permit_fees or {}
+                from_permit = tuple(
+                    item.name
+                    for item in fine.inputs
+                    if item.fee is not None and isinstance(permit_fees.get(item.fee), QuoteLine)
+                )
                 bases.extend([*(term.basis for term in fine.terms), *(item.basis for item in fine.inputs)])
         elif fine.amount is not None:
             base = fine.amount
@@ -1325,6 +1391,8 @@ def _fine(
         multiplier=multiplier,
         year=ctx.year,
         basis=_cite(regime, *bases, act=act, amended_by=s.amended_by),
+        asked=asked,
+        from_permit=from_permit,
     )
     if base is None:
         out["formula"] = None
@@ -1367,7 +1435,9 @@ def _fine(
     return out
 
 
-def _fine_formula(ctx: _Context, infraction: Infraction, details: list[str]) -> tuple[Amount, str] | None:
+def _fine_formula(
+    ctx: _Context, infraction: Infraction, details: list[str]
+) -> tuple[Amount, str, tuple[str, ...]] | None:
     """The base fine of an infraction whose fine is written as a formula, priced by the rule language (each term
     with its article, a value asked for within its bounds) and said as "formula with the values = amount (article)";
     None, with the reason in ``details``, where a value it asks for is not given."""
@@ -1401,7 +1471,16 @@ def _fine_formula(ctx: _Context, infraction: Infraction, details: list[str]) -> 
         )
 
         def other(fee_id: str) -> QuoteLine:
-            raise UserError(f"A multa de {infraction.code} não soma preços do ato ({fee_id}).", field="fine")
+            found = (ctx.permit_fees or {}).get(fee_id)
+            if isinstance(found, QuoteLine):
+                return dataclasses.replace(found, label=f"{found.label} da permissão nº {ctx.permit}")
+            what = f"{regime.fee(fee_id).label.lower()} ({fee_id})"
+            if isinstance(found, UserError):
+                raise UserError(
+                    f"{what} não se calcula com os dados da permissão nº {ctx.permit}: {found.message.rstrip('.')}",
+                    field="fine",
+                )
+            raise UserError(f"o auto não indica a permissão do infrator, com a qual se calcularia {what}")
 
         line = formula_line(regime, fee, inputs, asked=asked, asked_by=ctx.asked_by, fee_amount=other)
     except UserError as exc:
@@ -1411,7 +1490,15 @@ def _fine_formula(ctx: _Context, infraction: Infraction, details: list[str]) -> 
         f"Multa da infração: {line.formula} = {format_brl(line.amount, currency=regime.currency)} ({line.basis})."
     )
     details.extend(f"{detail}." if not detail.endswith(".") else detail for detail in line.details)
-    return Amount(value=line.amount, unit="BRL"), line.formula
+    return Amount(value=line.amount, unit="BRL"), line.formula, _given(regime, fee, line)
+
+
+def _given(regime: Regime, fee: Fee, line: QuoteLine) -> tuple[str, ...]:
+    """The values given for what a fine's formula asked, each with its unit, article and who gave it."""
+    from models.rules.fees.formula import asked_text
+
+    declared = {item.name: item for item in fee.inputs}
+    return tuple(asked_text(regime, declared[given.name], given) for given in line.asked)
 
 
 def fine_inputs(regime: Regime, codes: Iterable[str]) -> dict[str, AskedInput]:
@@ -1425,6 +1512,25 @@ def fine_inputs(regime: Regime, codes: Iterable[str]) -> dict[str, AskedInput]:
         for item in fine.inputs if fine is not None else ():
             found.setdefault(item.name, item)
     return found
+
+
+def fine_fees(regime: Regime, codes: Iterable[str]) -> tuple[str, ...]:
+    """The act's fees the fines of ``codes`` written as formulas read (a value ``fee = "id"``, a call
+    ``fee('id')``): what a record prices with the offender's permit before proposing."""
+    from models.rules.regimes.fee_formulas import program_for
+
+    found: dict[str, None] = {}
+    for code in codes:
+        try:
+            infraction = regime.infraction(code)
+        except UserError:
+            continue
+        fine = infraction.fine
+        if fine is None or fine.formula is None:
+            continue
+        found.update((item.fee, None) for item in fine.inputs if item.fee is not None)
+        found.update((fee_id, None) for fee_id in program_for(regime, fine.as_fee(code, infraction.label)).fees)
+    return tuple(found)
 
 
 def _fine_asked(regime: Regime, fee: Fee, values: Mapping[str, Any]) -> dict[str, Decimal]:

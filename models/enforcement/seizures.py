@@ -11,13 +11,14 @@ from typing import Any
 
 from models.access.session import require
 from models.base.errors import FieldErrors, UserError
-from models.base.money import parse_typed, round_cents
+from models.base.money import format_brl, parse_typed, round_cents
 from models.billing.charges import Charge, create_charge
 from models.enforcement.chains import chain_of
 from models.enforcement.proposal import unit_value_overrides
 from models.enforcement.reading import charges_of, items_of
 from models.enforcement.tables import ZERO, Record, RecordCharge, SeizedItem, acting_user, day_text, record_event
 from models.rules import describe
+from models.rules.fees.needs import fee_needs
 from models.rules.regimes import act_money, get_regime
 from models.store.db import db, update_versioned
 
@@ -72,11 +73,16 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
         return None
     days = max((on - start).days, 0 if since else 1)
     basis = regime.cite_item(rule)
-    if rule.amount is None:
+    if fee_needs(regime, rule.as_fee()).administration is not None:
         return DepotFee(
             days, None, "preço do depósito definido pela Administração", basis, start, on, admin_defined=True
         )
+    assert rule.amount is not None, "the loader requires an amount unless the Administration sets it"
     overrides = unit_value_overrides(regime)
+
+    def money(value: Decimal) -> str:  # the act's figures in the act's money, converted once at the end
+        return format_brl(value, currency=regime.currency)
+
     per_year: dict[int, int] = defaultdict(int)
     for i in range(days):
         per_year[(start + _dt.timedelta(days=i)).year] += 1
@@ -86,22 +92,19 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
         value = regime.unit_value(rule.amount.unit, year, overrides) * rule.amount.value
         total += n * value
         if rule.amount.unit == "BRL":
-            parts.append(f"{n} diária(s) × {act_money(value, regime.id)}")
+            parts.append(f"{n} diária(s) × {money(value)}")
         else:
             unit_value = regime.unit_value(rule.amount.unit, year, overrides)
             parts.append(
-                f"{n} diária(s) × {describe.amount(rule.amount)} × {act_money(unit_value, regime.id)} "
-                f"({rule.amount.unit} {year})"
+                f"{n} diária(s) × {describe.amount(rule.amount)} × {money(unit_value)} ({rule.amount.unit} {year})"
             )
     amount = round_cents(total)
-    return DepotFee(
-        days,
-        amount,
-        " + ".join(parts) + f" = {act_money(amount, regime.id)}" if parts else act_money(ZERO, regime.id),
-        basis,
-        start,
-        on,
-    )
+    formula = " + ".join(parts) + f" = {money(amount)}" if parts else money(ZERO)
+    conversion = regime.conversion
+    if conversion is not None and conversion.applies(on):  # a rule of the act converts its money: as its fines
+        amount = conversion.convert(amount)
+        formula += f" ÷ {conversion.divisor} = {format_brl(amount, currency=conversion.to)} ({conversion.cite})"
+    return DepotFee(days, amount, formula, basis, start, on)
 
 
 def _depot_covered(record: Record) -> tuple[_dt.date | None, list[Charge]]:

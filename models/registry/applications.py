@@ -314,7 +314,7 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
 def _venue_inputs(regime, data: ApplicationInput, errors: dict) -> int | None:
     """The venue, its days of use and the exemption asked for, each one of the kind's fees (Olímpia arts. 89–90)."""
     fees = [regime.fee(f) for f in regime.permit_kind(data.permit_kind).fees]
-    if data.venue and data.venue not in {v.id for f in fees for v in f.venues}:
+    if data.venue and data.venue not in {v.id for f in fees for v in f.venue_choices()}:
         errors["venue"] = "O imóvel escolhido não está na tabela de preços desta permissão."
     if data.exemption and data.exemption not in {e.id for f in fees for e in f.exemptions}:
         errors["exemption"] = "O ato não prevê essa dispensa para os preços desta permissão."

@@ -14,7 +14,9 @@ models/base.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import gc
 import os
 import re
 import sqlite3
@@ -227,6 +229,8 @@ def _converted(field, column: list) -> list:
     """``field.db_value`` of every value of a column, each distinct value converted once (a month's amounts
     repeat: 20.000 charges, a few dozen prices). Values are told apart by type and, where equal values can be
     written differently, by their text."""
+    if len(set(map(id, column))) == 1:  # one object in every row (a default, the run's stamp): converted once
+        return [None if column[0] is None else field.db_value(column[0])] * len(column)
     kinds = set(map(type, column))
     keys = list(zip(map(type, column), column if kinds <= _ONE_TEXT else map(str, column), strict=True))
     try:
@@ -235,6 +239,21 @@ def _converted(field, column: list) -> list:
         return [None if v is None else field.db_value(v) for v in column]
     converted = {key: None if value is None else field.db_value(value) for key, value in first.items()}
     return list(map(converted.__getitem__, keys))
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """Python's cycle collector paused while a bulk write builds tens of thousands of rows, entries and records
+    (a month's charges): none of them forms a cycle, yet each full pass of the collector walks every object the
+    process holds, and those passes cost the month's run more than its inserts. Resumed at the end (if it ran
+    before), whatever happened."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 class BaseModel(Model):
@@ -291,7 +310,7 @@ class BaseModel(Model):
             if sqlite and kind in (_dt.date, _dt.datetime) and set(map(type, column)) <= {kind, none}:
                 column = columns[index] = _converted(_SqliteText, column)  # as sqlite3's own adapters would
             if isinstance(field, (CharField, TextField)) and set(map(type, column)) <= {str, none}:
-                texts = list(filter(None, column))
+                texts = list(filter(None, set(column)))  # each distinct text once (a month repeats its lines)
                 limit = getattr(field, "max_length", None)
                 if texts and ((limit and max(map(len, texts)) > limit) or _BAD_TEXT.search("".join(texts))):
                     problem = next(filter(None, (_column_problem(field, v) for v in texts)), None)

@@ -115,6 +115,9 @@ class AdjustDialog(QDialog):
         if s.condition is not None:
             met = f" — {s.condition_met.text}" if s.condition_met else ""
             parts.append(fill(self.tr("Condição: %1 (%2)%3"), s.condition.text, s.condition.basis, met))
+        if s.kind == "fine" and s.formula:  # the fine as computed, with the values the inspector gave and who
+            parts.append(fill(self.tr("Fórmula: %1"), s.formula))
+        parts.extend(fill(self.tr("Valor informado: %1"), given) for given in s.asked)
         if s.pending:
             parts.append(s.pending)
         self.state.setText("\n".join(parts))

@@ -338,6 +338,15 @@ class RecordDialog(QDialog):
             bounds = bounds_text(regime, item)
             edit.setPlaceholderText(bounds.split(" (")[0])
             edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            if item.fee is not None:  # another fee of the act: priced from the permit the record names
+                edit.setPlaceholderText(fill(self.tr("%1 — ou da permissão"), edit.placeholderText()))
+                edit.setToolTip(
+                    fill(
+                        self.tr("%1. Com a permissão do infrator indicada, o Praça calcula %2 com os dados dela."),
+                        edit.toolTip(),
+                        regime.fee(item.fee).label.lower(),
+                    )
+                )
             edit.textChanged.connect(self.changed)
             self.form.asked_form.addRow(item.label + ":", edit)
             self.asked_edits[name] = edit
@@ -553,7 +562,7 @@ class RecordDialog(QDialog):
             step_reason=self.base.step_reason,
             apply_to_permit=self.form.apply_permit.isChecked(),
             readings=self._readings(),
-            asked={name: edit.text() for name, edit in self.asked_edits.items() if edit.text().strip()},
+            asked={name: e.text() for name, e in self.asked_edits.items() if e.isEnabled() and e.text().strip()},
         )
         values.update(overrides)
         return enf.RecordDraft(**values)
@@ -628,10 +637,24 @@ class RecordDialog(QDialog):
         self.last_preview = pv
         self._show_preview(pv, explained)
         self._update_choices(pv)
+        self._priced_from_permit(pv)
         self.form.payment_due.setVisible(pv.needs_payment_due)
         self.form.payment_due_label.setVisible(pv.needs_payment_due)
         self.issue_button.setEnabled(True)
         self.error.setText("")
+
+    def _priced_from_permit(self, pv) -> None:
+        """A value of a fine's formula that the proposal priced from the offender's permit (another fee of the act)
+        is not asked: its field is held, saying so; the others are asked as the act bounds them."""
+        priced = {name for s in pv.proposal.sanctions for name in s.from_permit}
+        for name, edit in self.asked_edits.items():
+            asked = edit.property("asked-placeholder") or edit.placeholderText()
+            edit.setProperty("asked-placeholder", asked)
+            held = name in priced and self.permit is not None
+            edit.setEnabled(not held)
+            edit.setPlaceholderText(
+                fill(self.tr("calculado da permissão nº %1"), self.permit.number) if held and self.permit else asked
+            )
 
     def _show_preview(self, pv, explained) -> None:
         html = []

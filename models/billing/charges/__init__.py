@@ -15,8 +15,8 @@ Where charges come from:
   Lei 9.158/2014, art. 11, § 5º) once per month; any other priced fee once per
   permit — from the quote frozen on its application when there is one (São
   Bento's occupation + energy, due 26/03/2026, Dec. 4.794/2026, art. 9º and 12).
-  A fee whose value the Administration sets (``admin_defined``) and has not set
-  is listed, not invented. Each charge has a ``key`` (unique in the database),
+  A fee whose value the Administration sets (``fee_needs(…).administration``) and
+  has not set is listed, not invented. Each charge has a ``key`` (unique in the database),
   so generating the same month twice creates nothing new.
 * **Awaiting payment** (:func:`await_payment`): where the act wants payment
   before the permit, the application's frozen quote becomes its charges.

@@ -27,7 +27,9 @@ from models.registry.applications import Application, change_status, next_number
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
 from models.rules.fees.needs import fee_needs
-from models.store.db import db
+from models.store import desks
+from models.store.audit import money_text, record_bulk_table, rendered_rows, table_json
+from models.store.db import collector_paused, db, take_write_turn
 
 
 @dataclass(frozen=True)
@@ -61,14 +63,38 @@ def _quote_lines_of(permit, regime, fee_ids: list[str], admin_ids: list[str], ye
             return lines
     if not fee_ids:
         return []
-    inputs = {"fees": fee_ids, "year": year}
+    inputs = permit_inputs(permit, bool(permit.company_mei) if permit.company else None)
+    return [line.to_dict() for line in quote(regime, book=book, fees=fee_ids, year=year, **inputs).lines]
+
+
+def permit_inputs(permit, mei: bool | None) -> dict:
+    """What the fee engine reads of a permit: its stall's equipment, line and sizes, and whether its holder is an
+    MEI (``mei``: None for a person)."""
+    inputs = {}
     for name in ("equipment", "line", "front", "depth", "hitch"):
         value = getattr(permit, name)
         if value not in (None, ""):
             inputs[name] = value
-    if permit.company:
-        inputs["mei"] = bool(permit.company_mei)
-    return [line.to_dict() for line in quote(regime, book=book, **inputs).lines]
+    if mei is not None:
+        inputs["mei"] = mei
+    return inputs
+
+
+def permit_fee_lines(regime, permit: Permit, fee_ids, on: _dt.date) -> dict:
+    """``{fee id: QuoteLine}``: the act's fees ``fee_ids`` priced by the fee engine with the facts of ``permit``
+    for the day ``on``, in the act's own money (a fine that is a share of one is converted once, whole); the
+    ``UserError`` that says why, for a fee those facts do not price."""
+    from models.billing.pricing import quote
+
+    mei = bool(permit.company.mei) if permit.company_id else None
+    found: dict = {}
+    for fee_id in fee_ids:
+        try:
+            inputs = permit_inputs(permit, mei)
+            found[fee_id] = quote(regime, fees=[fee_id], year=on.year, on=on, convert=False, **inputs).lines[0]
+        except UserError as exc:
+            found[fee_id] = exc
+    return found
 
 
 def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:
@@ -385,7 +411,9 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
     return MonthPlan(year, month, tuple(planned), existing, tuple(skipped))
 
 
-_BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and per progress call)
+#: Charges per INSERT of the month's run (and per audit entry, and per progress call): each batch costs an entry of
+#: the trail and its link; PostgreSQL takes at most 65.535 parameters in a statement (see ``batch`` below).
+_BATCH = 2000
 
 
 #: Held by the desk generating a month on PostgreSQL (a session lock): a second desk is told, not made to wait.
@@ -434,7 +462,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
     by = acting(by)
     today = today or _dt.date.today()
     created = []
-    with month_run_turn():
+    with month_run_turn(), collector_paused():  # no cycles among the rows: see collector_paused
         plan = plan_month(year, month, today=today)  # reads only: no write lock held while it is computed
         if not plan.to_create:
             return created
@@ -516,9 +544,10 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             # PostgreSQL: the sequence only grows) — read back once at the end, matched by key
             (before,) = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM charge").fetchone()
             written: list[tuple] = []
-            for start in range(0, total, _BATCH):
+            batch = min(_BATCH, 60_000 // len(fields))  # PostgreSQL: one parameter per value of the batch
+            for start in range(0, total, batch):
                 rows = [
-                    pick((*base, f"{today.year}/{next(numbers):05d}", *rest)) for rest in todo[start : start + _BATCH]
+                    pick((*base, f"{today.year}/{next(numbers):05d}", *rest)) for rest in todo[start : start + batch]
                 ]
                 Charge.insert_rows(fields, rows)
                 written.extend(rows)
@@ -527,24 +556,53 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             ids = dict(db.execute_sql(f'SELECT "key", id FROM charge WHERE id > {db.param}', (before,)).fetchall())
             key, amount, due_on = at["key"], at["amount"], at["due_on"]
             states = [(ids[row[key]], "open", ZERO, row[due_on], row[amount], 1) for row in written]
-            state_fields = [
-                ChargeState.charge,
-                ChargeState.status,
-                ChargeState.paid_total,
-                ChargeState.due_on,
-                ChargeState.amount,
-                ChargeState.version,
-            ]
-            for start in range(0, len(states), _BATCH):
-                ChargeState.insert_rows(state_fields, states[start : start + _BATCH])
+            _write_states(before, states)
             for row, state in zip(written, states, strict=True):  # the records as Charge.create returns them
-                charge = Charge(__no_default__=True)
-                charge.__data__ = dict(zip(names, row, strict=True), id=state[0])
-                charge.__dict__[STATE_ATTR] = ChargeState(
-                    **dict(zip([f.name for f in state_fields], state, strict=True)), __no_default__=True
-                )
+                charge = _record(Charge, dict(zip(names, row, strict=True), id=state[0]))
+                charge.__dict__[STATE_ATTR] = _record(ChargeState, dict(zip(_STATE_FIELDS, state, strict=True)))
                 created.append(charge)
     return created
+
+
+#: A new charge's state (schema v32), in this order: its id, open, nothing paid, the charge's due date and amount.
+_STATE_COLUMNS = ["id", "status", "paid_total", "due_on", "amount", "version"]
+_STATE_FIELDS = ["charge", "status", "paid_total", "due_on", "amount", "version"]
+
+
+def _write_states(before: int, states: list[tuple]) -> None:
+    """The month's new charges' states (``states``: their values in :data:`_STATE_COLUMNS`' order, one per new
+    charge), made from the charges' rows by one ``INSERT … SELECT``, and one entry of the trail listing them as the
+    database renders them — the same rows, read by the same condition just before. The charges are those after id
+    ``before`` with no state yet: on SQLite this desk holds the write lock, so all of them are the run's; on
+    PostgreSQL a charge another desk committed meanwhile has its state already (made in its own transaction)."""
+    take_write_turn(db)
+    new = f"charge AS c WHERE c.id > {db.param}"
+    if isinstance(db.obj, PostgresqlDatabase):
+        new += " AND NOT EXISTS (SELECT 1 FROM charge_state AS s WHERE s.id = c.id)"
+    audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
+    if audit:
+        date = "::text" if isinstance(db.obj, PostgresqlDatabase) else ""
+        rows = rendered_rows(
+            f"c.id, 'open', '0.00', c.due_on{date}, {money_text('c.amount')}, 1", new, "c.id", params=(before,)
+        )
+    written = db.execute_sql(
+        f"INSERT INTO charge_state ({', '.join(_STATE_COLUMNS)}) SELECT c.id, 'open', 0, c.due_on, c.amount, 1 "
+        f"FROM {new}",
+        (before,),
+    ).rowcount
+    if written != len(states):  # pragma: no cover - the write lock and the transaction keep other desks' rows out
+        raise RuntimeError(f"{written} charge states written for {len(states)} new charges")
+    if audit:
+        note = f"{written} registro(s) de uma vez"
+        record_bulk_table(ChargeState, "insert", table_json(_STATE_COLUMNS, rows), note=note)
+
+
+def _record(model, data: dict):
+    """A record of ``model`` holding ``data`` (field name → value) as a query returns one — nothing dirty, no
+    default added — without :class:`peewee.Model`'s constructor (a month's run returns 20.000 of them)."""
+    record = model.__new__(model)
+    record.__data__, record._dirty, record.__rel__ = data, set(), {}
+    return record
 
 
 def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -> list[Charge]:

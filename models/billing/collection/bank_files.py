@@ -169,12 +169,12 @@ def _write_credits(items: list[Item], record: ReturnFile) -> int:
 
 def _write_late(items: list[Item], today: _dt.date) -> None:
     """The correction, multa and juros still owed by guias paid after their due date, as accessory charges."""
-    rules = get_late_rules()
-    for item in items:
-        for charge, late in item.late:
-            late_item(
-                charge, late, today + _dt.timedelta(days=rules.due_days), today, why=" (guia paga após o vencimento)"
-            )
+    owed = [(charge, late) for item in items for charge, late in item.late]
+    if not owed:
+        return
+    due = today + _dt.timedelta(days=get_late_rules().due_days)
+    for charge, late in owed:
+        late_item(charge, late, due, today, why=" (guia paga após o vencimento)")
 
 
 def preview_file(data: bytes, file_name: str = "", *, today: _dt.date | None = None) -> Preview:

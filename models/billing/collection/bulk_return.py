@@ -51,7 +51,7 @@ from models.billing.collection.returns import (
 )
 from models.billing.collection.tables import Guia, ReturnFile
 from models.store import desks
-from models.store.audit import record_bulk_table, table_json
+from models.store.audit import money_text, record_bulk_table, rendered_rows, table_json
 from models.store.db import check_row, db
 
 STAGE = "praca_ret_stage"
@@ -216,7 +216,7 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
     :func:`stage_and_check` ran already). ``judge(items)`` sees the records that were not plainly paid before
     anything is written (it refuses an unconsented overpayment)."""
     details = [read_detail(read.details[n - 2], n) for n in _match(agreement)]
-    items = classify(details, agreement)
+    items = classify(details, agreement) if details else []  # every record plainly paid: nothing to look up
     judge(items)
     parts = [(item.detail.record, charge.id, to_centavos(take)) for item in items for charge, take in item.parts]
     if parts:
@@ -245,37 +245,20 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
         return Written(0, items)
     audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
     if audit:
-        _audit_inserts(last, record, what, made)
+        _audit_inserts(last, what, made)
     _add_paid(what, audit)
     return Written(made, items)
 
 
-def _money(column: str) -> str:
-    """Integer centavos as the trail writes money ("300.00")."""
-    if _pg():
-        return f"to_char({column} / 100.0, 'FM999999999999990.00')"
-    return f"printf('%d.%02d', {column} / 100, {column} % 100)"
-
-
-def _rows_json(values: str, body: str, order: str, *more: str):
-    """``SELECT values FROM body`` as a JSON array of arrays, ordered by ``order``, rendered by the database; with
-    ``more`` (other lists of values), a tuple of such arrays read in the same pass."""
-    if _pg():
-        agg = "COALESCE(json_agg(json_build_array({}) ORDER BY " + order + ")::text, '[]')"
-    else:
-        del order  # SQLite scans them in the order of their keys (ids): the rows come in that order
-        agg = "COALESCE(json_group_array(json_array({})), '[]')"
-    found = _sql(f"SELECT {', '.join(agg.format(v) for v in (values, *more))} FROM {body}").fetchone()
-    return tuple(found) if more else found[0]
-
-
-def _audit_inserts(last: int, record: ReturnFile, what: str, made: int) -> None:
+def _audit_inserts(last: int, what: str, made: int) -> None:
+    """The trail's entry of the payments after id ``last``, as the database renders them."""
     columns = ["id", "charge", "paid_on", "amount", "reference", "recorded_at", "recorded_by", "note", "channel"]
     columns += ["guia_id", "return_file_id", "record", "barcode", "credited_on", "fee"]
     text = "::text" if _pg() else ""
-    rows = _rows_json(
-        f"p.id, p.charge_id, p.paid_on{text}, {_money('p.amount')}, p.reference, p.recorded_at{text}, p.recorded_by, "
-        f"p.note, p.channel, p.guia_id, p.return_file_id, p.record, p.barcode, p.credited_on{text}, {_money('p.fee')}",
+    rows = rendered_rows(
+        f"p.id, p.charge_id, p.paid_on{text}, {money_text('p.amount')}, p.reference, p.recorded_at{text}, "
+        f"p.recorded_by, p.note, p.channel, p.guia_id, p.return_file_id, p.record, p.barcode, p.credited_on{text}, "
+        f"{money_text('p.fee')}",
         f"payment AS p WHERE p.id > {int(last)}",
         "p.id",
     )
@@ -303,11 +286,11 @@ def _add_paid(what: str, audit: bool) -> None:
     )
     status = "CASE WHEN c.paid_total + a.plus >= c.amount THEN 'paid' ELSE c.status END"
     if audit:
-        before, after = _rows_json(
-            f"c.id, {_money('c.paid_total')}, c.status, c.version",
+        before, after = rendered_rows(
+            f"c.id, {money_text('c.paid_total')}, c.status, c.version",
             state,
             "c.id",
-            f"c.id, {_money('(c.paid_total + a.plus)')}, {status}, c.version + 1",
+            f"c.id, {money_text('(c.paid_total + a.plus)')}, {status}, c.version + 1",
         )
     changed = _sql(
         # SQLite's UPDATE … FROM (3.33+): the charges by key, each sum read once

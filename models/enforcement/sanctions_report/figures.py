@@ -97,6 +97,9 @@ class ReportFine(NamedTuple):
 
     record: str  # its record's reference
     charge: ReportCharge
+    #: the values the inspector gave for its formula, each with who gave it ("Valor da licença = 1.000,00 R$ (…) —
+    #: informado por Marcos Fiscal"; several joined by "; ")
+    asked: str = ""
 
 
 class OpenDeadline(NamedTuple):

@@ -58,6 +58,16 @@ def _applies(sanction: dict, not_complied: bool) -> bool:
     return imposed(sanction, not_complied)
 
 
+def asked_text(proposal: dict, fines: list[dict]) -> str:
+    """The values the inspector gave for the record's fines written as formulas, each with who gave it: as each
+    fine keeps them, or — a record issued before they were kept on the fine — as the proposal kept them."""
+    given = [text for s in fines for text in s.get("asked") or ()]
+    if proposal.get("asked") and not any("asked" in s for s in fines):
+        by = f" — informado por {proposal['asked_by']}" if proposal.get("asked_by") else ""
+        given = [f"{name} = {value}{by}" for name, value in proposal["asked"].items()]
+    return "; ".join(dict.fromkeys(given))
+
+
 def _sanction_text(s: dict) -> str:
     text = s.get("label") or describe.SANCTIONS.get(s["kind"], s["kind"])
     if s.get("amount_text"):
@@ -237,9 +247,10 @@ def sanctions_report(
         corrected += not counted
         annulled += r.status == "annulled"
 
-        # its fines, as charged now
+        # its fines, as charged now, with the values the inspector gave for a fine written as a formula
         fine = paid = open_ = overdue = ZERO
         permit = r.permit.number if r.permit_id else ""
+        given = asked_text(proposal, [s for s in applied if s.get("kind") == "fine"])
         for number, amount, paid_total, status, due_on, label, formula, basis, _id in fines_of.get(r.id, ()):
             c_paid, c_open, c_overdue, late = charge_money(amount, paid_total, status, due_on, today)
             if status != "cancelled":
@@ -274,6 +285,7 @@ def sanctions_report(
                         formula or "",
                         basis or "",
                     ),
+                    given,
                 )
             )
 

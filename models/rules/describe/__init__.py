@@ -27,6 +27,7 @@ from models.rules.describe.cases import (
     case_line,
 )
 from models.rules.describe.fees import (
+    choice_values,
     fee_facts,
     fee_kind,
     venue,
@@ -81,6 +82,7 @@ from models.rules.describe.text import (
     percent,
     period,
     plural,
+    with_reais,
     years,
 )
 from models.rules.describe.words import (
@@ -123,6 +125,7 @@ __all__ = [
     "amount",
     "case_expectation",
     "case_line",
+    "choice_values",
     "clock",
     "criterion_items",
     "currency_text",
@@ -165,5 +168,6 @@ __all__ = [
     "validity",
     "venue",
     "window",
+    "with_reais",
     "years",
 ]

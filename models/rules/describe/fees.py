@@ -20,11 +20,12 @@ from models.rules.describe.text import (
 )
 from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
 from models.rules.fees.formula import bounds_span
+from models.rules.fees.needs import fee_needs
 from models.rules.formulas.evaluate import shown
 from models.rules.formulas.syntax import parse
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Condition, Due, EnergyTier, Fee, Venue
-from models.rules.regimes.model.fees import SETTERS
+from models.rules.regimes.model.fees import SETTERS, DecisionTable
 
 # --------------------------------------------------------------------------- fees
 
@@ -76,12 +77,12 @@ def tier_condition(tier: EnergyTier, regime: Regime) -> str:
     return ", ".join(parts)
 
 
-def fee_kind(fee: Fee) -> str:
-    """What kind of charge a fee is — never "valor fixo" for a value the act leaves open."""
-    per = f", {PER.get(fee.per, fee.per)}" if fee.per else ""
-    if fee.kind in ("fixed", "per-day") and fee.admin_defined:
-        if fee.kind == "per-day":
-            per = ", por dia"
+def fee_kind(regime: Regime, fee: Fee) -> str:
+    """What kind of charge a fee is — never "valor fixo" for a value the act leaves open (its whole value left to
+    the Administration, whatever its wording: ``fee_needs(…).administration``)."""
+    needs = fee_needs(regime, fee)
+    if needs.administration is not None:
+        per = f", {PER.get(needs.per, needs.per)}" if needs.per else ""
         return (
             "valor definido pela Administração"
             + (per or "; o ato não fixa a periodicidade")
@@ -109,6 +110,16 @@ def act_word(kind: str, word: str | None = None) -> str:
     return word or SANCTIONS.get(kind, kind)
 
 
+def choice_values(table: DecisionTable, ident: str) -> str:
+    """An option's value(s) in a table of choices: ``100 UFESP/dia`` or, with columns, each column's
+    (``Taxa por 1 dia: 100 UFESP/dia; …``)."""
+    row = next(r for r in table.rows if r.id == ident)
+    if not table.columns:
+        return f"{format_factor(row.value or 0)} {table.unit}".strip()
+    values = dict(row.values)
+    return "; ".join(f"{c.label}: {format_factor(values[c.name])} {c.unit}".strip() for c in table.columns)
+
+
 def venue(item: Venue) -> str:
     text = (
         f"menos de {days(item.min_days)}: {amount(item.one_day)} por dia; "
@@ -128,13 +139,22 @@ def _formula_facts(regime: Regime, fee: Fee) -> list[Fact]:
     """A formula fee: its rule, each term and table row, each value it asks for, its exceptions in order."""
     assert fee.formula is not None, "the loader requires it of a formula fee"
     out = [fact(regime, f"Regra geral: {_written(fee.formula)}", fee)]
+    money = regime.currency  # a unit in money is the act's: "1.500,00 CR$/exercicio"
     for term in fee.terms:
-        value = _written(term.formula) if term.formula else f"{format_factor(term.value or 0)} {term.unit}".strip()
+        unit = term.unit.replace("R$", money) if term.unit else ""
+        value = _written(term.formula) if term.formula else f"{format_factor(term.value or 0)} {unit}".strip()
         out.append(fact(regime, f"{term.name} ({term.label or 'termo'}) = {value}", term))
     for table in fee.tables:
+        if table.choice is not None:  # the act's list of options, each with its value(s)
+            for row in table.rows:
+                said = choice_values(table, row.id or "")
+                option = f"--{table.choice}"
+                out.append(fact(regime, f"{table.label}: {row.label} → {said}", row, ident=row.id or "", option=option))
+            continue
         for row in table.rows:
             case = _written(row.when) if row.when else "demais casos"
-            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value)} {table.unit}".strip(), row))
+            unit = table.unit.replace("R$", money) if table.unit else ""
+            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value or 0)} {unit}".strip(), row))
     for item in fee.inputs:
         out.append(
             fact(
@@ -159,7 +179,7 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
         per = f" {PER.get(fee.per, fee.per)}" if fee.per else (" por dia" if fee.kind == "per-day" else "")
         head = f"{'Valor fixo: ' if fee.kind == 'fixed' else ''}{amount(fee.amount, regime.currency)}{per}"
     else:
-        head = cap(fee_kind(fee))
+        head = cap(fee_kind(regime, fee))
     out = [fact(regime, head, fee)]
     rules = rule_facts(regime, fee)
     if rules:
@@ -223,7 +243,8 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
                     index,
                 )
             )
-    elif fee.kind == "formula":
+    elif fee.kind == "formula" and fee_needs(regime, fee).administration is None:
+        # (a value the Administration sets is typed by the fee's id: its rule in words above says it all)
         out.extend(_formula_facts(regime, fee))
     elif fee.kind == "venue-table":
         for v in fee.venues:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from models.rules.describe.fees import act_word
+from models.rules.describe.rules import fine_rule_facts
 from models.rules.describe.text import (
     Fact,
     amount,
@@ -18,6 +21,7 @@ from models.rules.describe.text import (
     years,
 )
 from models.rules.describe.words import CLOSED_DAY_RULES, EVENTS, PER, SANCTIONS, SCOPES
+from models.rules.fees.needs import fee_needs
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Deadline, Fine, Infraction, Ladder, LadderStep, Penalties, Sanction, Seizure
 
@@ -102,13 +106,9 @@ def sanction_fact(regime: Regime, item: Sanction) -> Fact:
     return fact(regime, sanction(item, currency=regime.currency), item)
 
 
-def fine(item: Fine, currency: str = "R$", regime: Regime | None = None, infraction: Infraction | None = None) -> str:
+def fine(item: Fine, currency: str = "R$") -> str:
     if item is None:
         return "—"
-    if item.formula is not None and regime is not None and infraction is not None:  # the act's computation, in words
-        from models.rules.describe.rules import fine_formula_words
-
-        return fine_formula_words(regime, item, infraction.code, infraction.label)
     if item.admin_defined:
         return "definida pela Administração"
     if item.amount is not None:
@@ -154,8 +154,12 @@ def ladder_facts(regime: Regime, ladder: Ladder) -> list[Fact]:
 def infraction_facts(regime: Regime, inf: Infraction) -> list[Fact]:
     """Everything an infraction entails: its fine, ladder and every extra sanction, with their articles."""
     out = []
-    if inf.fine is not None:
-        out.append(fact(regime, f"Multa: {fine(inf.fine, regime.currency, regime, inf)}", inf.fine))
+    if inf.fine is not None and inf.fine.formula is not None:  # the fine's rule in words, its values under it
+        rule = fine_rule_facts(regime, inf)
+        if rule:
+            out.append(dataclasses.replace(rule[0], details=tuple(rule[1:])))
+    elif inf.fine is not None:
+        out.append(fact(regime, f"Multa: {fine(inf.fine, regime.currency)}", inf.fine))
     if inf.ladder:
         ladder = regime.ladder(inf.ladder)
         label = ladder.label if ladder.label.lower().startswith("gradação") else f"Gradação: {ladder.label}"
@@ -258,7 +262,7 @@ def seizure_facts(regime: Regime, seizure: Seizure) -> list[Fact]:
     if fee is not None:
         value = (
             "definida pela Administração"
-            if fee.admin_defined
+            if fee_needs(regime, fee.as_fee()).administration is not None
             else f"{amount(fee.amount, regime.currency)} {PER.get(fee.per or '', fee.per or '')}".strip()
         )
         where = (" — só em " + ", ".join(SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""

@@ -20,7 +20,7 @@ from models.rules.formulas.syntax import precedence as _precedence
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
 from models.rules.regimes.legacy_fees import as_formulas
-from models.rules.regimes.model import Fee, Fine
+from models.rules.regimes.model import Fee, Infraction
 from models.rules.regimes.model.fees import SETTERS
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 
@@ -124,8 +124,8 @@ class _Words:
         labels = {
             "equipment": {e.id: e.label for e in self.regime.equipment_kinds},
             "line": {x.id: x.label for x in self.regime.lines},
-            "venue": {v.id: v.label for f in self.regime.fees for v in f.venues},
-            "energy": {t.id: t.label for f in self.regime.fees for t in f.tiers},
+            "venue": {v.id: v.label for f in self.regime.fees for v in f.venue_choices()},
+            "energy": {t.id: t.label for f in self.regime.fees for t in f.energy_tiers()},
         }.get(category, {})
         label = labels.get(ident, ident)
         return label if category in ("venue", "energy") else lower_first(label)
@@ -229,29 +229,21 @@ def rule_facts(regime: Regime, fee: Fee) -> list[Fact]:
     return out
 
 
-def fine_formula_words(regime: Regime, fine: Fine, code: str, label: str) -> str:
-    """A fine the act writes as a computation, in words — the formula, then each value it leaves to someone with
-    its bounds ("percentual do salário mínimo que a autoridade fixa ÷ 100 × SM; …: valor que a autoridade
-    informa, de 10 a 100")."""
-    program = program_for(regime, fine.as_fee(code, label))
-    if program.errors:  # a mistake the checker reports; nothing to say in words
-        return "por fórmula"
-    words = _Words(regime, program)
-    said = [words.expr(program.formula)]
-    done: set[str] = set()
-    while len(done) < len(words.read):
-        name = words.read[len(done)]
-        done.add(name)
-        said.extend(lower_first(item.text) for item in _value_facts(regime, program, words, name))
-    return "; ".join(said)
+def fine_rule_facts(regime: Regime, infraction: Infraction) -> list[Fact]:
+    """A fine written as a formula in words, as a fee's rule is: "Multa = 0,30 × preço público de ocupação", then
+    what each of its values is (a value that is another fee of the act: priced from the offender's permit, else
+    asked within its bounds), each with its article."""
+    fine = infraction.fine
+    assert fine is not None and fine.formula is not None, "only a fine written as a formula"
+    return _one(regime, fine.as_fee(infraction.code, infraction.label), what="Multa")
 
 
-def _one(regime: Regime, fee: Fee) -> list[Fact]:
+def _one(regime: Regime, fee: Fee, what: str | None = None) -> list[Fact]:
     program = program_for(regime, fee)
     if program.errors:  # a mistake the checker reports; nothing to say in words
         return []
     words = _Words(regime, program)
-    what = "Caução" if fee.line_kind == "deposit" else "Valor"
+    what = what or ("Caução" if fee.line_kind == "deposit" else "Valor")
     per = f", {PER[fee.per]}" if fee.per in PER and fee.per != "once" else ""
     out = [Fact(text=f"{what} = {words.expr(program.formula)}{per}", cite=regime.cite_item(fee))]
     for refusal in fee.refusals:  # what the act does not allow, before any price
@@ -291,7 +283,7 @@ def _value_facts(regime: Regime, program: FeeProgram, words: _Words, name: str) 
         rows = []
         for row, when in zip(table.table.rows, table.whens, strict=True):
             case = f"quando {words.expr(when)}" if when is not None else "nos demais casos"
-            value = money_words(row.value, table.table.unit, regime.currency)
+            value = money_words(row.amount, table.table.unit, regime.currency)
             rows.append(_said(regime, f"{cap(case)}: {value}", row))
         return [Fact(text=f"{cap(table.table.label)} — vale a primeira linha que se aplica", details=tuple(rows))]
     index = next((x for x in regime.indexes if x.code == name), None)
@@ -303,4 +295,11 @@ def _value_facts(regime: Regime, program: FeeProgram, words: _Words, name: str) 
         return [_said(regime, text, index)]
     item = program.inputs[name][0]
     who = SETTERS.get(item.set_by, item.set_by)
+    if item.fee is not None:  # another fee of the act: from the offender's permit, else asked
+        fee = regime.fee(item.fee)
+        text = (
+            f"{cap(item.label)}: {lower_first(fee.label)} deste ato ({fee.id}), calculado com os dados da permissão "
+            f"do infrator; sem ela, valor que {who}, {bounds_span(item)}"
+        )
+        return [_said(regime, text, item)]
     return [_said(regime, f"{cap(item.label)}: valor que {who}, {bounds_span(item)}", item)]

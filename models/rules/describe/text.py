@@ -5,15 +5,17 @@ and periods every description uses.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from models.base.br import weekday_name
 from models.base.money import format_brl, format_decimal_br, format_factor
 from models.rules.describe.words import COUNTS
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Amount
+from models.rules.regimes.model.act import Conversion
 
 # --------------------------------------------------------------------------- a fact
 
@@ -116,12 +118,38 @@ CURRENCY_NAMES = {
 }
 
 
-def currency_text(currency: str = "R$") -> str:
-    """``Valores em cruzeiros (Cr$), a moeda do ato — sem conversão para reais.``"""
+def currency_text(currency: str = "R$", conversion: Conversion | None = None) -> str:
+    """``Valores em cruzeiros (Cr$), a moeda do ato — sem conversão para reais.``; where a rule of the act converts
+    them (``conversion``), the rule with its day, divisor and article."""
     if currency == "R$":
         return "Valores em reais (R$)."
     name = CURRENCY_NAMES.get(currency, currency)
-    return f"Valores em {name} ({currency}), a moeda do ato — o Praça não os converte para reais."
+    if conversion is None:
+        return f"Valores em {name} ({currency}), a moeda do ato — o Praça não os converte para reais."
+    return (
+        f"Valores em {name} ({currency}), a moeda do ato; desde {conversion.from_.strftime('%d/%m/%Y')} convertidos "
+        f"em reais: cada valor ÷ {conversion.divisor}, arredondado ao centavo ({conversion.cite}). Cada valor em "
+        f"{currency} desta folha é seguido do seu valor em reais (com quatro casas o que fica abaixo de R$ 0,10: "
+        "o arredondamento vale para o valor calculado, não para a taxa que o multiplica)."
+    )
+
+
+def with_reais(text: str, currency: str, conversion: Conversion | None) -> str:
+    """``text`` with each amount in the act's money followed by its value in reais where a rule of the act
+    converts it: "CR$ 1.500,00 (R$ 0,55)" — unchanged without a rule."""
+    if conversion is None or currency == conversion.to:
+        return text
+    pattern = re.compile(rf"(?<![A-Za-z]){re.escape(currency)}(?: |\xa0|&nbsp;)(\d{{1,3}}(?:\.\d{{3}})*,\d{{2}})")
+
+    def converted(found: re.Match[str]) -> str:
+        value = Decimal(found[1].replace(".", "").replace(",", "."))
+        cents = conversion.convert(value)
+        if Decimal(0) < value and cents < Decimal("0.10"):  # a rate that multiplies: its cents would say nothing
+            exact = (value / conversion.divide_by).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+            return f"{found[0]} ({conversion.to} {format_decimal_br(exact, 4)})"
+        return f"{found[0]} ({format_brl(cents, currency=conversion.to)})"
+
+    return pattern.sub(converted, text)
 
 
 def amount(value: Amount | None, currency: str = "R$") -> str:

@@ -4,8 +4,8 @@ Every :class:`QuoteLine` carries its amount (rounded once, to the cent,
 ``ROUND_HALF_UP``), the formula with the values substituted in pt-BR decimal
 style (``"5,50 × 38,42 × 4,00 × (1 − 0,30)"``) and the full citation of the
 article it comes from (``"Dec. 4.794/2026, art. 9º, § 2º; art. 9º, § 3º, I"``).
-No rule of a town lives here: the engine only knows the fee *kinds* of
-docs/regime-format.md.
+No rule of a town lives here: every fee is priced as its formula (docs/regime-format.md); a fee of an older
+kind is read as its formula (``models.rules.regimes.legacy_fees``).
 
 Monetary correction (``index_factors``): a fee with ``index = "INPC"`` is
 written in values of the index's ``base_year``. To price it in a later year the
@@ -17,8 +17,8 @@ factor, a year after ``base_year`` is refused with a message: Praça never
 charges an uncorrected value, nor guesses the index.
 
 The package's modules: :mod:`.results` (``Quote``, ``QuoteLine``), :mod:`.inputs` (the caller's inputs,
-checked, and the pieces of a line's text), :mod:`.units` (``price_units``), :mod:`.kinds` (one function per
-fee kind), :mod:`.engine` (``fee_quote``). This module re-exports the public names.
+checked, and the pieces of a line's text), :mod:`.units` (``price_units``), :mod:`.formula` (a formula fee's line),
+:mod:`.needs` (what a fee asks for), :mod:`.engine` (``fee_quote``). This module re-exports the public names.
 """
 
 from __future__ import annotations

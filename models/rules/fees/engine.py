@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import contextvars
 import dataclasses
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
@@ -12,7 +11,7 @@ from typing import Any
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, to_decimal
-from models.rules.fees.formula import checked_asked, formula_line
+from models.rules.fees.formula import bounds_text, checked_asked, formula_line
 from models.rules.fees.inputs import (
     Inputs,
     day_count,
@@ -23,11 +22,12 @@ from models.rules.fees.inputs import (
     period_text,
     regime_of,
 )
+from models.rules.fees.needs import fee_needs, fees_needs
 from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.legacy_fees import formulas_of
-from models.rules.regimes.model import EnergyTier, Fee
+from models.rules.regimes.model import Choice, EnergyTier, Fee
 from models.rules.regimes.regime import wording
 
 # --------------------------------------------------------------------------- the engine
@@ -69,7 +69,9 @@ def fee_quote(
     when ``line`` or ``area`` is given, ``energy`` when ``energy`` is a tier id
     (``"low"``, ``"high"``…), ``venue-table`` when ``venue`` is given. ``fixed``
     and ``per-day`` fees are priced only when named (``fees``/``permit_kind``);
-    an ``admin_defined`` one needs its value in ``admin_values`` (R$, by fee id).
+    one whose value the act leaves to the Administration (``fee_needs(…).administration``:
+    ``admin_defined``, or a formula's ``fee_value`` input) needs its value in ``admin_values``
+    (R$, by fee id) — or by its asked name in ``asked``.
     An energy fee is skipped when ``energy="none"``.
 
     Sizes are metres (``Decimal``, ``int`` or text such as ``"4,00"``; never
@@ -118,6 +120,7 @@ def fee_quote(
             f"preços para antes disso. Calcule para {regime.published.year} ou depois.",
             field="year",
         )
+    by_name, others = _by_name(regime, asked)
     inp = Inputs(
         equipment=regime.equipment(equipment) if equipment is not None else None,
         line=regime.line(line) if line is not None else None,
@@ -133,9 +136,9 @@ def fee_quote(
         year=year,
         overrides=unit_overrides,
         index_factors=decimal_map(index_factors, "Fator de correção"),
-        admin_values=_admin_values(regime, admin_values),
+        admin_values=_admin_values(regime, {**by_name, **(admin_values or {})}),
         exemption=exemption,
-        asked=checked_asked(regime, asked),
+        asked=checked_asked(regime, others),
         asked_by=asked_by,
         periods=period_counts(
             {"feira_days": feira_days, "events": events, "months": months, "fiscal_years": fiscal_years}
@@ -145,8 +148,9 @@ def fee_quote(
         _check_equipment_limits(regime, inp)
 
     notes: list[str] = []
-    energy_fees = [f for f in regime.fees if f.tiers]  # an energy fee, or one said as a formula by the tier
-    tier_owner: tuple[Fee, EnergyTier] | None = None
+    # an energy fee, or a formula fee priced by the tier (its table of the tiers, or the tiers it was said from)
+    energy_fees = regime.energy_fees
+    tier_owner: tuple[Fee, EnergyTier | Choice] | None = None
     if energy != ENERGY_NONE:
         for fee in energy_fees:
             tier = fee.tier(energy)
@@ -160,7 +164,7 @@ def fee_quote(
                     f"a faixa '{energy}' não entra no cálculo."
                 )
             else:
-                tier_ids = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
+                tier_ids = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.energy_tiers()]
                 raise UserError(
                     f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(tier_ids)}.",
                     field="energy",
@@ -174,7 +178,7 @@ def fee_quote(
 
     selected: list[Fee] = []
     if explicit is not None:
-        selected = [f for f in explicit if not (f.tiers and energy == ENERGY_NONE)]
+        selected = [f for f in explicit if not (f.energy_tiers() and energy == ENERGY_NONE)]
         if tier_owner is not None and tier_owner[0] not in selected:
             notes.append(
                 f"Energia: a tarifa de energia não faz parte dos preços pedidos "
@@ -258,7 +262,7 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
 
 
 def _price_fee(
-    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier] | None, lines: list[QuoteLine]
+    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier | Choice] | None, lines: list[QuoteLine]
 ) -> None:
     """Price one fee into ``lines``, as its formulas (a fee of an older kind said in the rule language,
     ``legacy_fees``): a venue table gives its fee and its deposit."""
@@ -279,12 +283,10 @@ def _price_fee(
         total = sum((line.amount for line in charges), Decimal("0.00"))
         return dataclasses.replace(charges[0], amount=total)
 
-    if BY_KIND.get() and fee.kind != "formula":
-        _price_by_kind(regime, fee, inp, tier_owner, lines)
-        return
+    administration = fee_needs(regime, fee).administration
     for formula in formulas_of(regime, fee):
         asked: Mapping[str, Decimal] = inp.asked
-        admin = formula.inputs[0].name if formula.admin_defined and formula.inputs else None
+        admin = administration if any(item.name == administration for item in formula.inputs) else None
         if admin is not None and fee.id in inp.admin_values:
             # the value the Administration set, given by the fee's id: the value the formula asks for
             asked = {**asked, admin: inp.admin_values[fee.id]}
@@ -301,30 +303,6 @@ def _price_fee(
             ) from None
         # a line of the act's fee: a venue table's deposit, priced by its own formula, is the venue table's line
         lines.append(line if formula.id == fee.id else dataclasses.replace(line, fee=fee.id))
-
-
-#: price the older fee kinds with the fee-kind engine (``models.rules.fees.kinds``) rather than as their
-#: formulas: the reference the converted formulas are compared with (tests/test_legacy_fees.py), until it goes
-BY_KIND: contextvars.ContextVar[bool] = contextvars.ContextVar("BY_KIND", default=False)
-
-
-def _price_by_kind(
-    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier] | None, lines: list[QuoteLine]
-) -> None:
-    from models.rules.fees import kinds
-
-    if fee.kind == "linear-metre":
-        lines.append(kinds.linear_metre(regime, fee, inp))
-    elif fee.kind == "energy":
-        assert tier_owner is not None
-        lines.append(kinds.energy_line(regime, fee, tier_owner[1], inp))
-    elif fee.kind == "per-area-month":
-        lines.append(kinds.per_area_month(regime, fee, inp))
-    elif fee.kind == "venue-table":
-        assert inp.venue is not None
-        lines.extend(kinds.venue_table(regime, fee, inp.venue, inp))
-    else:  # fixed, per-day
-        lines.append(kinds.fixed_line(regime, fee, inp))
 
 
 def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
@@ -398,12 +376,27 @@ def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str
     return notes
 
 
+def _by_name(regime: Regime, asked: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The asked values split: a fee's own value typed by its name (``--input valor_licenca=…``), by the fee's id as
+    if typed so — both wordings of the fee, a formula's ``fee_value`` and an older ``admin_defined``, take it alike —
+    and the others, by their names."""
+    if not asked:
+        return {}, {}
+    owners = {n.administration: n.fee for n in fees_needs(regime) if n.administration is not None}
+    by_fee = {owners[name]: value for name, value in asked.items() if name in owners}
+    return by_fee, {name: value for name, value in asked.items() if name not in owners}
+
+
 def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
-    """R$ values of the fees the act leaves to the administration, by fee id (cents at most)."""
+    """R$ values of the fees the act leaves to the administration, by fee id (cents at most, within the bounds the
+    act sets for the value, if any)."""
     result: dict[str, Decimal] = {}
-    admin_ids = [f.id for f in regime.fees if f.admin_defined]
-    for key, value in (values or {}).items():
-        if key not in admin_ids:
+    if not values:
+        return result
+    owned = {n.fee: n for n in fees_needs(regime) if n.administration is not None}
+    admin_ids = list(owned)
+    for key, value in values.items():
+        if key not in owned:
             known = (
                 f"Preços definidos pela Administração neste regime: {', '.join(admin_ids)}."
                 if admin_ids
@@ -428,6 +421,13 @@ def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
             raise UserError(
                 f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
                 "duas casas decimais (centavos).",
+                field="admin_value",
+            )
+        item = next(i for i in owned[key].asked if i.name == owned[key].administration)
+        if (item.minimum is not None and number < item.minimum) or (item.maximum is not None and number > item.maximum):
+            raise UserError(
+                f"Valor informado para '{key}': {format_factor(number)} fora dos limites do ato — "
+                f"{bounds_text(regime, item)}.",
                 field="admin_value",
             )
         result[key] = number
@@ -456,6 +456,9 @@ def _check_equipment_limits(regime: Regime, inp: Inputs) -> None:
 def _nothing_to_price(regime: Regime) -> str:
     hints = []
     kinds = {f.kind for f in regime.fees}
+    # a fee whose value the Administration sets is asked for by its id, whatever its wording
+    by_id = [f for f in regime.fees if f.kind in ("fixed", "per-day") or fee_needs(regime, f).administration]
+    formulas = [f for f in regime.fees if f.kind == "formula" and f not in by_id]
     if "linear-metre" in kinds:
         hints.append("o equipamento e a frente (metros)")
     if "per-area-month" in kinds:
@@ -464,14 +467,10 @@ def _nothing_to_price(regime: Regime) -> str:
         hints.append("a faixa de energia")
     if "venue-table" in kinds:
         hints.append("o imóvel e os dias")
-    if "formula" in kinds:
-        hints.append(
-            "os dados que as fórmulas leem, ou o preço pelo id ("
-            + ", ".join(f.id for f in regime.fees if f.kind == "formula")
-            + ")"
-        )
-    if {"fixed", "per-day"} & kinds:
-        hints.append("o preço pelo id (" + ", ".join(f.id for f in regime.fees if f.kind in ("fixed", "per-day")) + ")")
+    if formulas:
+        hints.append("os dados que as fórmulas leem, ou o preço pelo id (" + ", ".join(f.id for f in formulas) + ")")
+    if by_id:
+        hints.append("o preço pelo id (" + ", ".join(f.id for f in by_id) + ")")
     if not hints:
         return f"O regime {regime.id} ({regime.short}) não fixa preços nem taxas."
     return f"Nada a calcular no regime {regime.id}: informe " + ", ou ".join(hints) + "."

@@ -50,6 +50,9 @@ _DESK_WORDS = {
 #: the units of a count (days, feira days, events, months, fiscal years): a term in them is written 3, not 3,00
 _COUNTED = frozenset(((unit, 1),) for unit in ("dia", "dia_feira", "evento", "mes", "exercicio"))
 
+#: the desk's facts whose being given is their being set on the inputs
+_GIVEN = frozenset({"hitch", "days", "equipment", "line", "venue"})
+
 #: the desk's categories: in an exception's condition, one not given is none of the ids the condition names
 _CATEGORIES = frozenset({"equipment", "line", "venue", "energy"})
 
@@ -127,6 +130,32 @@ def checked_asked(
             )
         result[name] = number
     return result
+
+
+def asked_text(regime: Regime, item: AskedInput, given: AskedValue) -> str:
+    """A value given for an asked input, said with its unit, article and who gave it: "Valor da licença = 1.000,00
+    R$ (LC 324/2025, art. 89) — informado por Marcos Fiscal"."""
+    by = f" — informado por {given.set_by}" if given.set_by else ""
+    cite = regime.cite(item.basis, item.basis_act, item.amended_by)
+    return f"{item.label} = {_factor(given.value)}{_unit(item.unit, regime.currency)} ({cite}){by}"
+
+
+def _name_kind(program: FeeProgram, regime: Regime, name: str) -> str:
+    """What a name of a formula fee is: ``base``, a ``term``, a ``table``, an ``asked`` value, a fiscal ``unit``, an
+    ``index`` or a fact of the ``desk``."""
+    if name == "base":
+        return "base"
+    if name in program.terms:
+        return "term"
+    if name in program.tables:
+        return "table"
+    if name in program.inputs:
+        return "asked"
+    if name in regime.units_by_code:
+        return "unit"
+    if any(index.code == name for index in regime.indexes):
+        return "index"
+    return "desk"
 
 
 class _Pricing:
@@ -207,21 +236,24 @@ class _Pricing:
     # -- names
     def _read(self, name: str) -> tuple[Value, str]:
         program, regime = self.program, self.regime
-        if name == "base":  # an exception that reads the general rule, when the rule was set aside unpriced
+        kind = program.name_kinds.get(name)
+        if kind is None:  # what the name is, found once per version of the act
+            kind = program.name_kinds[name] = _name_kind(program, regime, name)
+        if kind == "base":  # an exception that reads the general rule, when the rule was set aside unpriced
             base = self.evaluate("formula")
             assert isinstance(base, Decimal)
             return base, _measure(base)
-        if name in program.terms:
+        if kind == "term":
             return self._term(name)
-        if name in program.tables:
+        if kind == "table":
             return self._table(name)
-        if name in program.inputs:
+        if kind == "asked":
             return self._asked(name)
-        if name in regime.units_by_code:
+        if kind == "unit":
             value = regime.unit_value(name, self.year, self.inp.overrides)
             self.details.append(self._unit_detail(name, self.year))
             return value, _factor(value)
-        if any(index.code == name for index in regime.indexes):
+        if kind == "index":
             return self._index(name)
         return self._desk(name)
 
@@ -318,15 +350,15 @@ class _Pricing:
                 case = row.label or (self.symbolic(when) if when is not None else "demais casos")
                 cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
                 said = self.program.said[key] = (
-                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.value)}"
+                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.amount)}"
                     f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
                 )
-            value = row.value
+            value = row.amount
             text = _factor(value)
             if table.fiscal is not None:
                 unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
                 self.details.append(self._unit_detail(table.fiscal, self.year))
-                self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
+                self.products[name] = f"{_factor(row.amount)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
             self.details.append(said)
             return value, text
@@ -338,12 +370,18 @@ class _Pricing:
 
     def _asked(self, name: str) -> tuple[Value, str]:
         item, _dim = self.program.inputs[name]
+        why_asked = ""
+        if item.fee is not None:  # another fee of the act: priced with the offender's permit, else asked
+            try:
+                return self._other_fee(item, self.fee_amount(item.fee))
+            except UserError as exc:
+                why_asked = f" ({exc.message.rstrip('.')})"
         value = self.asked.get(name)
         if value is None:
             who = SETTERS.get(item.set_by, item.set_by)
             raise UserError(
                 f'"{self.program.fee.label}" depende de {item.label.lower()}, valor que {who}, '
-                f"{bounds_text(self.regime, item)}: informe-o ({name}) antes de calcular.",
+                f"{bounds_text(self.regime, item)}: informe-o ({name}) antes de calcular{why_asked}.",
                 field=f"inputs.{name}",
             )
         self.bases.append(item.basis)
@@ -354,6 +392,14 @@ class _Pricing:
         )
         self.given.append(AskedValue(name, item.label, value, self.asked_by))
         return value, _factor(value)
+
+    def _other_fee(self, item: AskedInput, line: QuoteLine) -> tuple[Value, str]:
+        """A value that is another fee of the act, priced by the fee engine: said with its formula and article."""
+        self.bases.append(item.basis)
+        amount = format_brl(line.amount, currency=self.regime.currency)
+        cite = self._cite(f"input:{item.name}", item.basis, item.basis_act, item.amended_by)
+        self.details.append(f"{item.label} ({cite}) = {line.label}: {line.formula} = {amount} ({line.basis})")
+        return line.amount, _factor(line.amount)
 
     def _index(self, code: str) -> tuple[Value, str]:
         index = self.regime.index(code)
@@ -380,18 +426,14 @@ class _Pricing:
             return inp.area is not None or (
                 inp.front_or_equipment() is not None and inp.depth_or_equipment() is not None
             )
-        found = {
-            "front": inp.front_or_equipment(),
-            "depth": inp.depth_or_equipment(),
-            "hitch": inp.hitch,
-            "days": inp.days,
-            "equipment": inp.equipment,
-            "line": inp.line,
-            "venue": inp.venue,
-            "energy": inp.energy if inp.energy != ENERGY_NONE else None,
-        }
-        if name in found:
-            return found[name] is not None
+        if name == "front":
+            return inp.front_or_equipment() is not None
+        if name == "depth":
+            return inp.depth_or_equipment() is not None
+        if name == "energy":
+            return inp.energy != ENERGY_NONE
+        if name in _GIVEN:
+            return getattr(inp, name) is not None
         if name in PERIODS:
             return inp.periods.get(name) is not None
         return True  # the year, mei, local: always known
@@ -539,6 +581,16 @@ _COUNT_WORDS = {
 }
 
 
+def _count_words(program: FeeProgram, key: str) -> tuple[str, str] | None:
+    """The words of a count said at ``key`` (``dia``, ``dias``), or None for a value that is not a count: found
+    once per version of the act."""
+    found = program.count_words.get(key, False)
+    if found is False:
+        said = program.said_types.get(key)
+        found = program.count_words[key] = _COUNT_WORDS.get(said) if isinstance(said, Dim) else None
+    return found  # type: ignore[return-value]
+
+
 def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
     """A value a text says (a refusal's reason, the line's label, what the line says): a count with its word
     (``3 dias``), a value of the act in fiscal units as the act writes it (``60 UFESP``), a measure as the desk
@@ -547,14 +599,14 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
         return "sim" if value else "não"
     name = text.strip()
     if isinstance(value, Decimal):
-        words = _COUNT_WORDS.get(pricing.program.said_types.get(key))  # type: ignore[arg-type]
+        words = _count_words(pricing.program, key)
         if words is not None and value == value.to_integral():
             return f"{int(value)} {words[0] if value == 1 else words[1]}"
         fiscal = _fiscal_value(pricing, name)
         return fiscal if fiscal is not None else _measure(value)
     inp = pricing.inp
     if name == "energy":
-        tier = next((t for f in pricing.regime.fees for t in f.tiers if t.id == value), None)
+        tier = next((t for f in pricing.regime.fees for t in f.energy_tiers() if t.id == value), None)
         return tier.label if tier is not None else str(value)
     chosen = inp.equipment if name == "equipment" else inp.line if name == "line" else inp.venue
     if name in ("equipment", "line", "venue") and chosen is not None and chosen.id == value:
@@ -570,7 +622,7 @@ def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
     if name in program.tables and program.tables[name].fiscal is not None:
         row = pricing._row(name)
         if row is not None:
-            return f"{_factor(program.tables[name].table.rows[row].value)} {program.tables[name].fiscal}"
+            return f"{_factor(program.tables[name].table.rows[row].amount)} {program.tables[name].fiscal}"
     term = program.terms.get(name)
     if term is not None and term.fiscal is not None and term.term.value is not None:
         return f"{_factor(term.term.value)} {term.fiscal}"
@@ -592,8 +644,12 @@ def _said_text(pricing: _Pricing, template: str, key: str) -> str:
 
 
 def _says(pricing: _Pricing) -> None:
-    """What the line says (``[[fees.says]]``), each whose condition holds, with its article."""
-    for n, says in enumerate(pricing.program.fee.says):
+    """What the line says (``[[fees.says]]``), each whose condition holds, with its article: one about other ids
+    of a category the case gives (``venue in ['estadio'] and …``) is not read."""
+    program = pricing.program
+    every = program.fee.says
+    for n in _plan(pricing, "says", program.says_keys, len(every), given_only=True):
+        says = every[n]
         if says.when is not None and not pricing.evaluate(f"says:{n}"):
             continue
         text = _said_text(pricing, says.text, f"says:{n}")
@@ -603,20 +659,55 @@ def _says(pricing: _Pricing) -> None:
         pricing.details.append(text)
 
 
+def _chosen(inp: Inputs) -> tuple[str | None, ...]:
+    """The id the case gives for each desk category, in ``_CATEGORY_ORDER`` (None: not given)."""
+    return (
+        inp.equipment.id if inp.equipment is not None else None,
+        inp.line.id if inp.line is not None else None,
+        inp.venue.id if inp.venue is not None else None,
+        inp.energy if inp.energy != ENERGY_NONE else None,
+    )
+
+
+_CATEGORY_ORDER = {"equipment": 0, "line": 1, "venue": 2, "energy": 3}
+
+
+def _plan(
+    pricing: _Pricing,
+    what: str,
+    keys: tuple[tuple[str, frozenset[str]] | None, ...],
+    count: int,
+    *,
+    given_only: bool,
+) -> tuple[int, ...]:
+    """The refusals or sentences (``what``) to read for the case, in the file's order: those whose condition
+    starts with an id of a category (``keys``) are left out for another id — and, unless ``given_only``, with the
+    category not given. Worked out once per version of the act and choice of the categories."""
+    chosen = _chosen(pricing.inp)
+    plan_key = (what, chosen)
+    plans = pricing.program.plans
+    found = plans.get(plan_key)
+    if found is None:
+        kept = []
+        for n in range(count):
+            key = keys[n] if n < len(keys) else None
+            if key is not None:
+                picked = chosen[_CATEGORY_ORDER[key[0]]]
+                if (picked is not None or not given_only) and picked not in key[1]:
+                    continue
+            kept.append(n)
+        found = plans[plan_key] = tuple(kept)
+    return found
+
+
 def _refuse(pricing: _Pricing) -> None:
     """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
     condition holds stops the price with its reason and article."""
-    program, inp = pricing.program, pricing.inp
-    chosen = {
-        "equipment": inp.equipment.id if inp.equipment is not None else None,
-        "line": inp.line.id if inp.line is not None else None,
-        "venue": inp.venue.id if inp.venue is not None else None,
-        "energy": inp.energy if inp.energy != ENERGY_NONE else None,
-    }
-    for n, refusal in enumerate(program.fee.refusals):
-        key = program.refusal_keys[n] if n < len(program.refusal_keys) else None
-        if key is not None and chosen[key[0]] != key[1]:
-            continue  # a refusal for another line, tier, venue…, or the category not given: undecided
+    program = pricing.program
+    every = program.fee.refusals
+    # a refusal for another line, tier, venue…, or the category not given, is not read: undecided
+    for n in _plan(pricing, "refusals", program.refusal_keys, len(every), given_only=False):
+        refusal = every[n]
         cite = pricing._cite(f"refusal:{n}", refusal.basis, refusal.basis_act, refusal.amended_by)
         pricing.asking_for, pricing.refusing = cite, True
         try:

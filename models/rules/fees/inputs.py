@@ -15,7 +15,7 @@ from models.base.errors import UserError
 from models.base.money import format_brl, format_decimal_br, format_factor, to_decimal
 from models.rules.fees.results import CENT_Q, UnitOverrides
 from models.rules.regimes import Regime, get_regime
-from models.rules.regimes.model import Amount, Equipment, Fee, Line, Venue
+from models.rules.regimes.model import Amount, Choice, Equipment, Fee, Line, Venue
 
 # --------------------------------------------------------------------------- helpers
 
@@ -210,7 +210,7 @@ class Inputs:
     local: bool
     energy: str
     days: int | None
-    venue: Venue | None
+    venue: Venue | Choice | None
     year: int | None
     overrides: UnitOverrides | None
     index_factors: Mapping[str, Decimal]

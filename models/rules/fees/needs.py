@@ -18,7 +18,7 @@ from typing import Any
 from models.rules.formulas.syntax import FormulaError, names, parse
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import fee_expressions, program_for
-from models.rules.regimes.legacy_fees import admin_value_name
+from models.rules.regimes.legacy_fees import admin_value_input
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput
 
@@ -69,6 +69,12 @@ class FeeNeeds:
     #: the name of the asked value that *is* the fee's value, where the act leaves the whole value to the
     #: Administration (assessed apart, charged when set); None when the act prices it
     administration: str | None = None
+    #: the act's options the desk offers for a category it reads (``energy``: the consumption tiers, ``venue``:
+    #: the venues), as (id, label) in the act's order: a formula fee's table of choices, an old kind's list
+    options: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def options_of(self, category: str) -> tuple[tuple[str, str], ...]:
+        return next((found for name, found in self.options if name == category), ())
 
     def reads(self, name: str) -> bool:
         return any(need.name == name for need in self.inputs)
@@ -98,7 +104,9 @@ def _expression_basis(fee: Fee, key: str) -> str:
     if "terms" in index:
         return fee.terms[index["terms"]].basis
     if "tables" in index and "rows" in index:
-        return fee.tables[index["tables"]].rows[index["rows"]].basis
+        table = fee.tables[index["tables"]]
+        # the act's list of options is asked by the fee's article; a row's condition by the row's
+        return fee.basis if table.choice is not None else table.rows[index["rows"]].basis
     if "exceptions" in index:
         return fee.exceptions[index["exceptions"]].basis
     return fee.basis
@@ -134,14 +142,8 @@ def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
         for node in names(tree):
             if node.name in NEED_WORDS and node.name in program.reads:
                 found.setdefault(node.name, _cited_basis(fee, key, node.name) or _expression_basis(fee, key))
-    administration = None
-    rule = _rule_names(fee)
-    for item in fee.inputs:
-        unit = item.unit.split("/")[0].strip()
-        money = unit == "R$" or unit in regime.units_by_code
-        if item.name in rule and item.set_by == "administration" and money:
-            administration = item.name
-            break
+    # the value the fee's whole value is, as the file declares it (fee_value = true; checked by the checker)
+    administration = next((item.name for item in fee.inputs if item.fee_value), None)
     return FeeNeeds(
         fee=fee.id,
         inputs=_ordered(found),
@@ -149,34 +151,22 @@ def _formula_needs(regime: Regime, fee: Fee) -> FeeNeeds:
         deposit=fee.line_kind == "deposit",
         asked=fee.inputs,
         administration=administration,
+        options=_options(fee),
     )
 
 
-def _rule_names(fee: Fee) -> set[str]:
-    """The names the general rule reads, through its terms (not the exceptions')."""
-    terms = {term.name: term for term in fee.terms}
-    seen: set[str] = set()
-    todo = [fee.formula or "0"]
-    while todo:
-        try:
-            tree = parse(todo.pop())
-        except FormulaError:  # reported by the checker
-            continue
-        for node in names(tree):
-            if node.name in seen:
-                continue
-            seen.add(node.name)
-            term = terms.get(node.name)
-            if term is not None and term.formula is not None:
-                todo.append(term.formula)
-    return seen
+def _options(fee: Fee) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The act's lists a fee offers the desk: its tables of choices, or the tiers and venues of an old kind (kept
+    by a fee said from them)."""
+    found = (("energy", fee.energy_tiers()), ("venue", fee.venue_choices()))
+    return tuple((category, tuple((o.id, o.label) for o in items)) for category, items in found if items)
 
 
 # --------------------------------------------------------------------------- the old kinds
 
 
 def _kind_needs(regime: Regime, fee: Fee) -> FeeNeeds:
-    """A fee of the old kinds: what its kind reads (as ``models.rules.fees.kinds`` prices it)."""
+    """A fee of the old kinds: what its kind reads (as the fee-kind engine priced it, ``bench/fee_kinds.py``)."""
     found: dict[str, str] = {}
     per = fee.per
     asked: tuple[AskedInput, ...] = ()
@@ -221,19 +211,10 @@ def _kind_needs(regime: Regime, fee: Fee) -> FeeNeeds:
             per = "day"
         if per == "day":
             found["days"] = fee.basis
-        if fee.admin_defined:
-            administration = admin_value_name(fee.id)
-            asked = (
-                AskedInput(
-                    name=administration,
-                    label="Valor definido pela Administração" + (" (por dia)" if per == "day" else ""),
-                    basis=fee.basis,
-                    unit="R$/dia" if per == "day" else "R$",
-                    set_by="administration",
-                    basis_act=fee.basis_act,
-                ),
-            )
-    return FeeNeeds(fee.id, _ordered(found), per, deposit, asked, administration)
+        item = admin_value_input(fee)
+        if item is not None:
+            administration, asked = item.name, (item,)
+    return FeeNeeds(fee.id, _ordered(found), per, deposit, asked, administration, _options(fee))
 
 
 # --------------------------------------------------------------------------- the interface
@@ -289,8 +270,23 @@ def administration_fees(regime: Regime, fees: Iterable[Fee | str] | None = None)
 
 def energy_tiers(regime: Regime, fees: Iterable[Fee | str] | None = None) -> list[tuple[str, str]]:
     """(id, label) of the consumption tiers of the fees that read the energy declared."""
-    chosen = [regime.fee(n.fee) for n in fees_needs(regime, fees) if n.reads("energy")]
-    return [(tier.id, tier.label) for fee in chosen for tier in fee.tiers]
+    return choices(regime, "energy", fees)
+
+
+def venues(regime: Regime, fees: Iterable[Fee | str] | None = None) -> list[tuple[str, str]]:
+    """(id, label) of the venues of the fees that read the venue chosen."""
+    return choices(regime, "venue", fees)
+
+
+def choices(regime: Regime, category: str, fees: Iterable[Fee | str] | None = None) -> list[tuple[str, str]]:
+    """(id, label) of the act's options for ``category`` (``energy``, ``venue``) that the fees reading it offer,
+    each once, in the act's order."""
+    found: dict[str, str] = {}
+    for needs in fees_needs(regime, fees):
+        if needs.reads(category):
+            for ident, label in needs.options_of(category):
+                found.setdefault(ident, label)
+    return list(found.items())
 
 
 def tier_label(regime: Regime, tier_id: str) -> str:
@@ -319,21 +315,15 @@ def engine_values(
     by_name: Mapping[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The values typed at a desk as the fee engine takes them (``admin_values`` and ``asked``), whatever the
-    fees' wording: a fee's whole value left to the Administration typed by the fee's id (``by_fee``) or by its
-    asked name, and a value a formula asks typed by its name (``by_name``)."""
-    owners = {n.administration: n for n in fees_needs(regime) if n.administration is not None}
-    admin: dict[str, Any] = {}
+    fees' wording: a fee's whole value left to the Administration (:attr:`FeeNeeds.administration`) typed by the
+    fee's id (``by_fee``) or by its asked name goes by the fee's id (``admin_values``: an amount in centavos, within
+    the act's bounds), and any other value a formula asks by its name (``asked``)."""
+    owners = {n.administration: n.fee for n in fees_needs(regime) if n.administration is not None}
+    admin: dict[str, Any] = dict(by_fee or {})  # an id that is no such fee: the engine says so
     asked: dict[str, Any] = {}
-    for fee_id, value in (by_fee or {}).items():
-        needs = fee_needs(regime, fee_id) if fee_id in {f.id for f in regime.fees} else None
-        if needs is None or needs.administration is None or regime.fee(fee_id).admin_defined:
-            admin[fee_id] = value  # the fee-kind wording (or not such a fee: the engine says so)
-        else:
-            asked[needs.administration] = value
     for name, value in (by_name or {}).items():
-        owner = owners.get(name)
-        if owner is not None and regime.fee(owner.fee).admin_defined:
-            admin[owner.fee] = value
+        if name in owners:
+            admin[owners[name]] = value
         else:
             asked[name] = value
     out: dict[str, dict[str, Any]] = {}

@@ -62,8 +62,12 @@ def regime_to_dict(regime: Regime) -> dict[str, Any]:
     data["equipment"] = [_jsonable(regime, e) for e in regime.equipment_kinds]
     data["citation"] = regime.short
     data["title"] = regime.title
-    data["venues"] = [dict(_jsonable(regime, venue), fee=fee.id) for fee in regime.fees for venue in fee.venues]
-    data["energy_tiers"] = [dict(_jsonable(regime, tier), fee=fee.id) for fee in regime.fees for tier in fee.tiers]
+    data["venues"] = [
+        dict(_jsonable(regime, venue), fee=fee.id) for fee in regime.fees for venue in fee.venue_choices()
+    ]
+    data["energy_tiers"] = [
+        dict(_jsonable(regime, tier), fee=fee.id) for fee in regime.fees for tier in fee.energy_tiers()
+    ]
     data["ids"] = {
         "equipment": [e.id for e in regime.equipment_kinds],
         "lines": [line.id for line in regime.lines],
@@ -72,8 +76,8 @@ def regime_to_dict(regime: Regime) -> dict[str, Any]:
         "permit_kinds": [p.id for p in regime.permit_kinds],
         "documents": [d.id for d in regime.documents],
         "fees": [f.id for f in regime.fees],
-        "venues": [v.id for f in regime.fees for v in f.venues],
-        "energy": ["none"] + [t.id for f in regime.fees for t in f.tiers],
+        "venues": [v.id for f in regime.fees for v in f.venue_choices()],
+        "energy": ["none"] + [t.id for f in regime.fees for t in f.energy_tiers()],
         "schedules": [s.id for s in regime.schedules],
         "sites": [s.id for s in regime.sites],
         "infractions": [i.code for i in regime.infractions],

@@ -16,7 +16,19 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from models.rules.formulas.compiled import Compiled, compile_expr
-from models.rules.formulas.syntax import Binary, Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
+from models.rules.formulas.syntax import (
+    Binary,
+    Call,
+    Expr,
+    FormulaError,
+    In,
+    Name,
+    Num,
+    Str,
+    names,
+    parse,
+    substituted,
+)
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
@@ -121,9 +133,19 @@ class FeeProgram:
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
     #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
     said_types: dict[str, Type] = field(default_factory=dict, compare=False)
-    #: per refusal, the desk's category and id its condition starts with (``line == 'pastel' and …``): a refusal
-    #: for another id, or with the category not given, is not read at all
-    refusal_keys: tuple[tuple[str, str] | None, ...] = field(default=(), compare=False)
+    #: per refusal, the desk's category and the ids its condition starts with (``line == 'pastel' and …``,
+    #: ``venue in ['a', 'b'] and …``): a refusal for other ids, or with the category not given, is not read at all
+    refusal_keys: tuple[tuple[str, frozenset[str]] | None, ...] = field(default=(), compare=False)
+    #: the same for each sentence the line says (``[[fees.says]]``): one for other ids of a category given is not
+    #: read (its condition cannot hold)
+    says_keys: tuple[tuple[str, frozenset[str]] | None, ...] = field(default=(), compare=False)
+    #: the refusals and sentences read for each choice of the desk's categories (by those keys), worked out at the
+    #: first quote of that choice
+    plans: dict[tuple[object, ...], tuple[int, ...]] = field(default_factory=dict, compare=False)
+    #: the words of a count said in a text (``dia``, ``dias``), by its compiled key (None: not a count)
+    count_words: dict[str, tuple[str, str] | None] = field(default_factory=dict, compare=False)
+    #: what each name read is (``term``, ``table``, ``desk``…), found at its first reading
+    name_kinds: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
@@ -136,9 +158,10 @@ def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
         for j, cited in enumerate(term.cited):
             yield f"terms[{i}].cited[{j}].when", cited.when
     for i, table in enumerate(fee.tables):
-        for j, row in enumerate(table.rows):
-            if row.when is not None:
-                yield f"tables[{i}].rows[{j}].when", row.when
+        for j in range(len(table.rows)):
+            when = table.when_of(j)  # a table of choices: the option chosen (``venue == 'recinto'``)
+            if when is not None:
+                yield f"tables[{i}].rows[{j}].when", when
     for i, exc in enumerate(fee.exceptions):
         yield f"exceptions[{i}].when", exc.when
         yield f"exceptions[{i}].formula", exc.formula
@@ -161,6 +184,67 @@ def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
             yield f"says[{i}].text[{j}]", said
 
 
+def rule_names(fee: Fee) -> set[str]:
+    """The names a formula fee's general rule reads, itself or through its terms (not the exceptions')."""
+    terms = {term.name: term for term in fee.terms}
+    seen: set[str] = set()
+    todo = [fee.formula or "0"]
+    while todo:
+        try:
+            tree = parse(todo.pop())
+        except FormulaError:  # reported at its key
+            continue
+        for node in names(tree):
+            if node.name in seen:
+                continue
+            seen.add(node.name)
+            term = terms.get(node.name)
+            if term is not None and term.formula is not None:
+                todo.append(term.formula)
+    return seen
+
+
+def fee_value_mistakes(regime: Regime, fee: Fee) -> list[tuple[str, str]]:
+    """What is wrong with the value a fee declares as its own, left to the Administration (``[[fees.inputs]]
+    fee_value = true``), each at its key inside the fee: it is set by the Administration, in money (R$ or a fiscal
+    unit, per a period or not), one per fee, and read by the general rule (it *is* the fee's value)."""
+    found: list[tuple[str, str]] = []
+    declared: str | None = None
+    rule = rule_names(fee) if any(item.fee_value for item in fee.inputs) else set()
+    for j, item in enumerate(fee.inputs):
+        if not item.fee_value:
+            continue
+        if declared is not None:
+            found.append((f"inputs[{j}].fee_value", f"um preço tem um só valor próprio (já declarado: {declared!r})"))
+            continue
+        declared = item.name
+        if item.set_by != "administration":
+            found.append(
+                (
+                    f"inputs[{j}].set_by",
+                    "o valor do próprio preço (fee_value = true) é o que a Administração fixa: use set_by = "
+                    '"administration"',
+                )
+            )
+        money = item.unit.split("/")[0].strip()
+        if money != "R$" and money not in regime.units_by_code:
+            found.append(
+                (
+                    f"inputs[{j}].unit",
+                    'o valor do próprio preço (fee_value = true) é dinheiro: unit = "R$" (ou "R$/dia", '
+                    '"R$/exercicio"…) ou uma unidade fiscal de [[units]]',
+                )
+            )
+        if item.name not in rule:
+            found.append(
+                (
+                    f"inputs[{j}].fee_value",
+                    f"o valor do próprio preço ({item.name!r}) precisa estar na regra geral (formula) do preço",
+                )
+            )
+    return found
+
+
 def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     """``fee`` (``kind = "formula"``) checked against ``regime``. Each expression with a mistake is recorded in
     ``errors`` as (its key inside the fee, the :class:`FormulaError`); the others are still checked."""
@@ -172,7 +256,7 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     desk["equipment"] = Category("equipamento", frozenset(e.id for e in regime.equipment_kinds))
     desk["line"] = Category("ramo", frozenset(line.id for line in regime.lines))
     desk["venue"] = Category("imóvel", frozenset(regime.ids("venue")))
-    desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.tiers))
+    desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.energy_tiers()))
     trees: dict[str, Expr] = {}
     for key, text in fee_expressions(fee):
         try:
@@ -182,7 +266,8 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
 
     term_keys = {term.name: f"terms[{i}]" for i, term in enumerate(fee.terms)}
     terms = {term.name: term for term in fee.terms}
-    tables = {table.name: (i, table) for i, table in enumerate(fee.tables)}
+    # a table with columns is read by each column's name, as a table of its own
+    tables = {read.name: (i, read) for i, table in enumerate(fee.tables) for read in table.read_as()}
     asked: dict[str, tuple[AskedInput, Dim]] = {}
     for i, item in enumerate(fee.inputs):
         try:
@@ -243,8 +328,9 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
             failed.add(name)
             raise _ReportedError(name, column) from None
         whens = tuple(
-            None if row.when is None else trees.get(f"tables[{i}].rows[{j}].when") for j, row in enumerate(table.rows)
-        )
+            None if table.when_of(j) is None else trees.get(f"tables[{i}].rows[{j}].when")
+            for j in range(len(table.rows))
+        )  # a column of a table of choices has a row for each of its options, in order
         keyed = _keyed(whens)
         if keyed is not None and keyed[0] not in DESK_CATEGORIES:  # a term or an asked value: tried in order
             keyed = None
@@ -329,12 +415,13 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         for j in range(len(term.cited)):
             expect(f"terms[{i}].cited[{j}].when", BOOL, "a condição de citar o artigo")
     for i, table in enumerate(fee.tables):
-        try:
-            table_type(table.name, 1)
-        except FormulaError:
-            pass  # recorded at the table's key
-        for j, row in enumerate(table.rows):
-            if row.when is not None:
+        for read in table.read_as():
+            try:
+                table_type(read.name, 1)
+            except FormulaError:
+                pass  # recorded at the table's key
+        for j in range(len(table.rows)):
+            if table.when_of(j) is not None:
                 expect(f"tables[{i}].rows[{j}].when", BOOL, "a condição da linha")
     exceptions: list[ExceptionProgram] = []
     for i, exception in enumerate(fee.exceptions):
@@ -424,11 +511,13 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         compiled=compiled,
         said_types={_said_key(key): kind for key, kind in said_types.items()},
         refusal_keys=tuple(_category_key(trees.get(f"refusals[{i}].when")) for i in range(len(fee.refusals))),
+        says_keys=tuple(_category_key(trees.get(f"says[{i}].when")) for i in range(len(fee.says))),
     )
 
 
-def _category_key(tree: Expr | None) -> tuple[str, str] | None:
-    """``(name, id)`` when ``tree`` is ``NAME == 'id'`` over a desk category, or starts with it (``and``)."""
+def _category_key(tree: Expr | None) -> tuple[str, frozenset[str]] | None:
+    """``(name, ids)`` when ``tree`` is ``NAME == 'id'`` or ``NAME in ['a', 'b']`` over a desk category, or starts
+    with it (``and``): the condition cannot hold for another id."""
     while isinstance(tree, Binary) and tree.op == "and":
         tree = tree.left
     if (
@@ -438,7 +527,15 @@ def _category_key(tree: Expr | None) -> tuple[str, str] | None:
         and tree.left.name in DESK_CATEGORIES
         and isinstance(tree.right, Str)
     ):
-        return tree.left.name, tree.right.value
+        return tree.left.name, frozenset((tree.right.value,))
+    if (
+        isinstance(tree, In)
+        and not tree.negated
+        and isinstance(tree.item, Name)
+        and tree.item.name in DESK_CATEGORIES
+        and all(isinstance(option, Str) for option in tree.options)
+    ):
+        return tree.item.name, frozenset(str(option.value) for option in tree.options)
     return None
 
 

@@ -12,6 +12,7 @@ different units (R$ here, UFESP there) is the one shape it refuses (``ValueError
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 def admin_value_name(fee_id: str) -> str:
     """The name of the value asked for where the act leaves a fee's value to the Administration: one per fee
     (``valor_taxa_licenca``), as an asked name means one thing across the act."""
-    return "valor_" + fee_id.replace("-", "_")
+    return "valor_" + re.sub(r"[^a-z0-9_]", "_", fee_id)  # a name of the language: ``apreensao:deposito`` too
 
 
 def _unit(amount_unit: str, per: str = "") -> str:
@@ -470,24 +471,31 @@ def _venue_table(fee: Fee) -> tuple[Fee, ...]:
     return charge, deposit
 
 
+def admin_value_input(fee: Fee) -> AskedInput | None:
+    """The value asked for where a ``fixed`` or ``per-day`` fee leaves its value to the Administration
+    (``admin_defined = true``): the fee's own value (``fee_value``), per day when the fee is daily; None else."""
+    if not fee.admin_defined:
+        return None
+    per_day = fee.kind == "per-day" or fee.per == "day"
+    return AskedInput(
+        name=admin_value_name(fee.id),
+        label="Valor definido pela Administração" + (" (por dia)" if per_day else ""),
+        basis=fee.basis,
+        unit="R$/dia" if per_day else "R$",
+        set_by="administration",
+        basis_act=fee.basis_act,
+        fee_value=True,
+    )
+
+
 def _fixed(fee: Fee) -> Fee:
     per_day = fee.kind == "per-day" or fee.per == "day"
     days = "days * " if per_day else ""
     per = "day" if fee.kind == "per-day" else fee.per
     label = f"{fee.label} ({{days}})" if per_day else None
-    if fee.admin_defined:
-        name = admin_value_name(fee.id)
-        asked = AskedInput(
-            name=name,
-            label="Valor definido pela Administração" + (" (por dia)" if per_day else ""),
-            basis=fee.basis,
-            unit="R$/dia" if per_day else "R$",
-            set_by="administration",
-            basis_act=fee.basis_act,
-        )
-        return _formula_fee(
-            fee, formula=f"{days}{name}", per=per, inputs=(asked,), line_label=label, admin_defined=True
-        )
+    asked = admin_value_input(fee)
+    if asked is not None:
+        return _formula_fee(fee, formula=f"{days}{asked.name}", per=per, inputs=(asked,), line_label=label)
     assert fee.amount is not None, "the loader requires amount or admin_defined"
     term = FormulaTerm(
         name="valor",

@@ -8,6 +8,7 @@ from typing import Any
 
 from models.rules.formulas.syntax import FUNCTIONS, KEYWORDS, UNIT_WORDS, FormulaError, parse
 from models.rules.formulas.types import parse_unit
+from models.rules.regimes.errors import RegimeError
 from models.rules.regimes.model import Arrears, Condition, Discount, Due, EnergyTier, Exemption, Fee, Venue
 from models.rules.regimes.model.fees import (
     CALLED,
@@ -20,10 +21,11 @@ from models.rules.regimes.model.fees import (
     Refusal,
     Requirement,
     Said,
+    TableColumn,
     TableRow,
 )
 from models.rules.regimes.parse_common import amount_at, unit_code
-from models.rules.regimes.reader import Node, check_unique, parse_list, parse_sub
+from models.rules.regimes.reader import FOUND, Node, check_unique, near, parse_list, parse_sub
 from models.rules.regimes.vocabulary import AREA_KINDS, DUE_EACH, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
 
 #: an expression in a refusal's reason: ``{front + hitch}``
@@ -187,6 +189,9 @@ def parse_fee(node: Node) -> Fee:
         kw["venues"] = tuple(venues)
     elif kind == "formula":
         kw.update(parse_formula_parts(node))
+        kw["arrears"] = parse_sub(node, "arrears", parse_arrears)  # a monthly fee's unpaid months (SJC)
+        if kw["arrears"] is not None and kw["per"] != "month":
+            node.fail("arrears", 'só um preço mensal (per = "month") tem meses em atraso')
     elif kind in ("fixed", "per-day"):
         kw["admin_defined"] = node.boolean("admin_defined")
         kw["amount"] = amount_at(node, "amount", required=False)
@@ -303,32 +308,92 @@ def parse_cited(node: Node) -> CitedWhen:
     return result
 
 
-def parse_row(node: Node) -> TableRow:
+def parse_row(node: Node, choice: str | None = None, columns: tuple[TableColumn, ...] = ()) -> TableRow:
+    """A row of a decision table; of a table of choices (``choice``), one of the act's options: its ``id`` and
+    ``label``, no ``when`` (its condition is the option chosen), and with ``columns`` a value for each
+    (``values = { coluna = "…" }``) instead of ``value``."""
+    if choice is not None:
+        ident: str | None = node.ident()
+        label: str | None = node.text("label")
+        if node.has("when"):
+            node.fail("when", f'uma linha de uma tabela de opções não tem "when": vale quando {choice} é o seu id')
+        when = None
+    else:
+        ident, label, when = None, node.text("label", False), formula_at(node, "when", False)
+    values: tuple[tuple[str, Decimal], ...] = ()
+    value: Decimal | None = None
+    if columns:
+        if node.has("value"):
+            node.fail("value", 'uma tabela com colunas dá "values = { coluna = valor }", um valor por coluna')
+        given = node.table("values", required=True)
+        values = tuple((column.name, given.decimal(column.name)) for column in columns)
+        given.done()
+    else:
+        value = node.decimal("value")
     result = TableRow(
-        when=formula_at(node, "when", False),
-        value=node.decimal("value"),
-        label=node.text("label", False),
+        when=when,
+        value=value,
+        label=label,
         basis=node.basis(),
         basis_act=node.basis_act(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),
+        id=ident,
+        values=values,
     )
     node.done()
     return result
 
 
+def parse_column(node: Node) -> TableColumn:
+    result = TableColumn(name=name_at(node), label=node.text("label"), unit=unit_at(node))
+    node.done()
+    return result
+
+
+#: the desk's categories a table of choices may list (``[[fees.tables]] choice``)
+TABLE_CHOICES = ("energy", "venue")
+
+
+def _choice_at(node: Node) -> str | None:
+    """The desk list a table of choices declares; while checking a whole file, a mistake is recorded and the table
+    read as the list nearest to what was written, so that its rows are checked as rows of options."""
+    found = FOUND.get()
+    try:
+        return node.enum("choice", TABLE_CHOICES, required=False)
+    except RegimeError as exc:
+        if found is None:
+            raise
+        found.append(exc)
+        return near(str(node.data.get("choice")), TABLE_CHOICES) or TABLE_CHOICES[0]
+
+
 def parse_table(node: Node) -> DecisionTable:
     name = name_at(node)
     label = node.text("label")
-    unit = unit_at(node)
+    choice = _choice_at(node)
+    columns = parse_list(node, "columns", parse_column, id_attr="name", what="coluna")
+    if columns and choice is None:
+        node.fail("columns", 'só uma tabela de opções (choice = "venue", "energy") tem colunas')
+    if columns and node.has("unit"):
+        node.fail("unit", "numa tabela com colunas, cada coluna tem a sua unidade")
+    unit = "" if columns else unit_at(node)
     row_nodes = node.tables("rows", required=True)
     if not row_nodes:
         node.fail("rows", "tabela sem linhas")
-    rows = parse_list(node, "rows", parse_row, id_attr=None)
+    rows = parse_list(
+        node,
+        "rows",
+        lambda child: parse_row(child, choice, columns),
+        id_attr="id" if choice is not None else None,
+        what="opção",
+    )
     for row_node, row in zip(row_nodes, rows, strict=False):
-        if row.when is None and row is not rows[-1]:
+        if choice is None and row.when is None and row is not rows[-1]:
             row_node.fail("when", 'só a última linha pode ficar sem "when" (os demais casos)')
-    result = DecisionTable(name=name, label=label, unit=unit, rows=rows, notes=node.notes())
+    result = DecisionTable(
+        name=name, label=label, unit=unit, rows=rows, notes=node.notes(), choice=choice, columns=columns
+    )
     node.done()
     return result
 
@@ -357,6 +422,9 @@ def parse_requirement(node: Node) -> Requirement:
     node.done()
     return result
 
+
+#: what a formula fee's quote line is (``line_kind``): a charge, or a refundable deposit (a venue's caução)
+LINE_KINDS = ("charge", "deposit")
 
 #: the desk's fields a refusal may be about (``[[fees.refusals]] field``)
 REFUSAL_FIELDS = ("front", "depth", "hitch", "area", "days", "equipment", "line", "venue", "energy", "fees")
@@ -422,6 +490,7 @@ def parse_asked_input(node: Node) -> AskedInput:
         basis_act=node.basis_act(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),
+        fee_value=node.boolean("fee_value"),
     )
     node.done()
     return result
@@ -440,11 +509,17 @@ def parse_formula_parts(node: Node) -> dict[str, Any]:
         "inputs": parse_list(node, "inputs", parse_asked_input, id_attr="name", what="valor informado"),
         "refusals": parse_list(node, "refusals", parse_refusal, id_attr=None, what="recusa"),
         "says": parse_list(node, "says", parse_said, id_attr=None, what="dito"),
+        "line_kind": node.enum("line_kind", LINE_KINDS, required=False),
     }
     names: dict[str, str] = {}
     for key in ("terms", "tables", "inputs"):
         for i, item in enumerate(parts[key]):
-            if item.name in names:
-                node.fail(f"{key}[{i}].name", f'nome "{item.name}" já usado em {names[item.name]}')
-            names[item.name] = key
+            read = [(f"{key}[{i}].name", item.name)]
+            if key == "tables" and item.columns:  # a table with columns is read by its columns' names
+                read = [(f"{key}[{i}].columns[{j}].name", c.name) for j, c in enumerate(item.columns)]
+            for where, name in read:
+                if name in names:
+                    node.fail(where, f'nome "{name}" já usado em {names[name]}')
+                names[name] = key
+
     return parts

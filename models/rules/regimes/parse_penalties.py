@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from typing import Any
 
@@ -27,6 +28,7 @@ from models.rules.regimes.model import (
     Seizure,
     Tolerance,
 )
+from models.rules.regimes.model.fees import AskedInput
 from models.rules.regimes.parse_common import amount_at, flag_at, parse_closed_day, parse_text_rule, unit_code
 from models.rules.regimes.parse_fees import formula_at, parse_asked_input, parse_term
 from models.rules.regimes.reader import Node, meant, parse_list, parse_sub, show
@@ -177,6 +179,14 @@ def parse_ladder(node: Node) -> Ladder:
     return result
 
 
+def parse_fine_input(node: Node) -> AskedInput:
+    """A value a fine's formula reads: asked as a fee's (``[[fees.inputs]]``), or another fee of the act
+    (``fee = "id"``) priced with the offender's permit, asked only when the record names none."""
+    source = node.ident("fee", False)
+    item = parse_asked_input(node)
+    return dataclasses.replace(item, fee=source) if source is not None else item
+
+
 def parse_fine(node: Node) -> Fine:
     admin = node.boolean("admin_defined")
     graded = node.boolean("graded")
@@ -207,7 +217,7 @@ def parse_fine(node: Node) -> Fine:
         notes=node.notes(),
         formula=formula,
         terms=parse_list(node, "terms", parse_term, id_attr="name", what="termo"),
-        inputs=parse_list(node, "inputs", parse_asked_input, id_attr="name", what="valor informado"),
+        inputs=parse_list(node, "inputs", parse_fine_input, id_attr="name", what="valor informado"),
     )
     if formula is None and (result.terms or result.inputs):
         node.fail("formula", "termos e valores informados só numa multa escrita como fórmula (formula = …)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from models.rules.regimes.errors import RegimeError
-from models.rules.regimes.fee_formulas import FeeProgram, compile_fee, fee_circles
+from models.rules.regimes.fee_formulas import FeeProgram, compile_fee, fee_circles, fee_value_mistakes
 from models.rules.regimes.model import Amount, Sanction
 from models.rules.regimes.reader import FOUND, Node, meant, show
 from models.rules.regimes.regime import Regime
@@ -96,8 +96,22 @@ def check_references(regime: Regime, root: Node) -> None:
                 )
             rule_readings.setdefault(same, (flags, f"{key}.rules[{j}]"))
     venue_ids: dict[str, str] = {}
+    # an option of the act's lists (a venue, a tier) is one option in every fee's table that lists it: one name
+    options: dict[tuple[str, str], tuple[str, str]] = {}
     for i, fee in enumerate(regime.fees):
         key = f"fees[{i}]"
+        for table in fee.tables:
+            if table.choice is None:
+                continue
+            here: set[str] = set()
+            for row in table.rows:  # named by its id: a broken row before it is not in the table read
+                if row.id in here:  # an id repeated in its table: that is the mistake (reported there)
+                    continue
+                here.add(row.id or "")
+                where, label = f"{key}.tables.{table.name}.rows.{row.id}", row.label or ""
+                first = options.setdefault((table.choice, row.id or ""), (label, where))
+                if first[0] != label:
+                    fail(f"{where}.label", f'a opção {show(row.id)} tem outro nome noutra tabela: "{first[0]}"')
         if fee.year is not None and fee.year < regime.published.year:
             fail(f"{key}.year", f"{fee.year} é anterior à publicação do ato ({regime.published.year})")
         if fee.unit is not None and fee.unit not in units:
@@ -259,6 +273,8 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         programs[fee.id], positions[fee.id] = program, i
         for key, error in program.errors:
             fail(f"fees[{i}].{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+        for key, reason in fee_value_mistakes(regime, fee):
+            fail(f"fees[{i}].{key}", reason)
     for i, infraction in enumerate(regime.infractions):  # a fine written as a formula: the same language
         fine = infraction.fine
         if fine is None or fine.formula is None:
@@ -266,6 +282,18 @@ def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> Non
         program = compile_fee(regime, fine.as_fee(infraction.code, infraction.label))
         for key, error in program.errors:
             fail(f"infractions[{i}].fine.{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+        fees = {fee.id for fee in regime.fees}
+        for j, item in enumerate(fine.inputs):
+            if item.fee_value:
+                fail(
+                    f"infractions[{i}].fine.inputs[{j}].fee_value",
+                    "fee_value só num preço ([[fees]]): a multa que a autoridade fixa é admin_defined = true",
+                )
+            if item.fee is not None and item.fee not in fees:  # a value that is another fee of the act
+                fail(
+                    f"infractions[{i}].fine.inputs[{j}].fee",
+                    f"preço {show(item.fee)} não existe em [[fees]]{meant(item.fee, fees)}",
+                )
     for circle in fee_circles(programs):
         fail(
             f"fees[{positions[circle[0]]}].formula", "preços que somam uns aos outros em círculo: " + " → ".join(circle)

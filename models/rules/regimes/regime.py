@@ -15,6 +15,7 @@ from models.rules.regimes.errors import MissingUnitValue
 from models.rules.regimes.model import (
     Amendment,
     Calendar,
+    Choice,
     ClosedDay,
     Conversion,
     Deadline,
@@ -128,10 +129,16 @@ class Regime:
     # lookup tables, built once
     units_by_code: dict[str, Unit] = field(init=False, repr=False, compare=False)
     _lookups: dict[str, dict[str, object]] = field(init=False, repr=False, compare=False)
+    #: the fees priced by the consumption tier declared (an energy fee, a formula fee with a table of the tiers)
+    energy_fees: tuple[Fee, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units_by_code", _index(self.units, "code"))
-        venues = [venue for fee in self.fees for venue in fee.venues]
+        object.__setattr__(self, "energy_fees", tuple(fee for fee in self.fees if fee.energy_tiers()))
+        venues: dict[str, Venue | Choice] = {}  # a venue listed by a fee and by its deposit's: the first
+        for fee in self.fees:
+            for venue in fee.venue_choices():
+                venues.setdefault(venue.id, venue)
         object.__setattr__(
             self,
             "_lookups",
@@ -144,7 +151,7 @@ class Regime:
                 "section": _index(self.sections, "id"),
                 "permit_kind": _index(self.permit_kinds, "id"),
                 "fee": _index(self.fees, "id"),
-                "venue": _index(venues, "id"),
+                "venue": dict(venues),
                 "schedule": _index(self.schedules, "id"),
                 "site": _index(self.sites, "id"),
                 "ladder": _index(self.ladders, "id"),
@@ -283,14 +290,15 @@ class Regime:
     def fee(self, id: str) -> Fee:
         return self._get("fee", id, Fee)
 
-    def venue(self, id: str) -> Venue:
-        return self._get("venue", id, Venue)
+    def venue(self, id: str) -> Venue | Choice:
+        """A venue of the act: a venue table's, or an option of a formula fee's table of venues."""
+        return self._get("venue", id, (Venue, Choice))  # type: ignore[arg-type]
 
     def venue_fee(self, venue_id: str) -> Fee:
         """The venue-table fee that lists ``venue_id``."""
         venue = self.venue(venue_id)
         for fee in self.fees:
-            if venue in fee.venues:
+            if venue in fee.venue_choices():
                 return fee
         raise AssertionError("venue without fee")  # pragma: no cover - built together
 

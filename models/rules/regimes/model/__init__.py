@@ -31,6 +31,7 @@ from models.rules.regimes.model.common import (
 )
 from models.rules.regimes.model.fees import (
     Arrears,
+    Choice,
     Condition,
     Discount,
     Due,
@@ -99,6 +100,7 @@ __all__ = [
     "Arrears",
     "Bracket",
     "Calendar",
+    "Choice",
     "ClosedDay",
     "Colour",
     "Condition",

@@ -198,6 +198,31 @@ class Conversion:
     def cite(self) -> str:
         return f"{self.basis_act}, {self.basis}" if self.basis_act else self.basis
 
+    @property
+    def divisor(self) -> str:
+        """The divisor as the act writes it: "2.750"."""
+        from models.base.money import format_factor
+
+        return format_factor(self.divide_by)
+
+    def said(self, amount: Decimal, currency: str) -> tuple[Decimal, str]:
+        """``amount`` (in the act's ``currency``) in reais, and the sentence that says so with the rule's article:
+        "Convertido em reais: CR$ 1.500,00 ÷ 2.750 = R$ 0,55 (Lei federal nº 8.880/1994, art. 1º)"."""
+        from models.base.money import format_brl
+
+        converted = self.convert(amount)
+        return converted, (
+            f"Convertido em reais: {format_brl(amount, currency=currency)} ÷ {self.divisor} = "
+            f"{format_brl(converted, currency=self.to)} ({self.cite})"
+        )
+
+    def note(self, currency: str) -> str:
+        """ "Valores do ato em CR$ convertidos em reais desde 01/07/1994: ÷ 2.750 (…)." """
+        return (
+            f"Valores do ato em {currency} convertidos em reais desde {self.from_.strftime('%d/%m/%Y')}: "
+            f"÷ {self.divisor} ({self.cite})."
+        )
+
 
 @dataclass(frozen=True)
 class Amendment:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -142,9 +143,13 @@ class CitedWhen:
 @dataclass(frozen=True)
 class TableRow:
     """A row of a decision table: when its condition holds (``when``; none: "in every other case", the last
-    row), the table's value is ``value`` (in the table's unit), by ``basis``."""
+    row), the table's value is ``value`` (in the table's unit), by ``basis``.
 
-    value: Decimal
+    A row of a table of the desk's choices (``DecisionTable.choice``) is one of the act's options instead: its
+    ``id`` and ``label`` are what the desk offers, its condition is that option chosen (``venue == 'id'``), and
+    with ``columns`` it gives a value to each (``values``, in the columns' order)."""
+
+    value: Decimal | None
     basis: str
     when: str | None = None
     label: str | None = None
@@ -152,17 +157,88 @@ class TableRow:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: the option's id (a table of choices)
+    id: str | None = None
+    #: (column name, value), in the columns' order (a table of choices with columns)
+    values: tuple[tuple[str, Decimal], ...] = ()
+
+    @property
+    def amount(self) -> Decimal:
+        """The row's value in a table read by a formula (a table of one column, or a column of a table)."""
+        assert self.value is not None, "a row of a table with columns is read through its columns"
+        return self.value
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """A column of a table of choices (``[[fees.tables]] columns``): a value of each option, read in a formula by
+    its ``name``, in its ``unit`` (``taxa_por_dia``, in ``UFESP/dia``)."""
+
+    name: str
+    label: str
+    unit: str = ""
 
 
 @dataclass(frozen=True)
 class DecisionTable:
     """Tiers as the act lists them (``[[fees.tables]]``): rows of conditions → value, the first row that holds
-    decides (DMN's "first" hit policy). Read in a formula by its ``name``."""
+    decides (DMN's "first" hit policy). Read in a formula by its ``name``.
+
+    With ``choice`` (a desk category: ``energy``, ``venue``) it is the act's list of options the desks offer —
+    São Bento's consumption tiers, Olímpia's venues —, each row one option with its id, label, value(s) and
+    article; with ``columns`` each option has several values (Olímpia's venue: the price of one day, of each day,
+    the minimum days), each column read in a formula by its name as a table of its own."""
 
     name: str
     label: str
     rows: tuple[TableRow, ...]
     unit: str = ""
+    notes: str | None = None
+    choice: str | None = None
+    columns: tuple[TableColumn, ...] = ()
+
+    def when_of(self, index: int) -> str | None:
+        """Row ``index``'s condition: the option chosen, in a table of choices."""
+        row = self.rows[index]
+        if self.choice is not None and row.id is not None:
+            return f"{self.choice} == '{row.id}'"
+        return row.when
+
+    def column(self, name: str) -> DecisionTable:
+        """Column ``name`` of a table of choices as a table of its own (a row per option that has a value)."""
+        col = next(c for c in self.columns if c.name == name)
+        rows = tuple(
+            TableRow(
+                value=dict(row.values)[name],
+                basis=row.basis,
+                when=self.when_of(n),
+                label=row.label,
+                basis_act=row.basis_act,
+                amended_by=row.amended_by,
+                notes=row.notes,
+                id=row.id,
+            )
+            for n, row in enumerate(self.rows)
+            if name in dict(row.values)
+        )
+        return DecisionTable(name=col.name, label=col.label, rows=rows, unit=col.unit, choice=self.choice)
+
+    def read_as(self) -> tuple[DecisionTable, ...]:
+        """The tables a formula reads: itself, or each of its columns."""
+        return tuple(self.column(c.name) for c in self.columns) if self.columns else (self,)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of the act's options a desk offers for a category (``energy``: a consumption tier, ``venue``: a
+    public venue), declared as a row of a formula fee's table of choices: its id, label and article."""
+
+    category: str
+    id: str
+    label: str
+    basis: str
+    basis_act: str | None = None
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -270,6 +346,14 @@ class AskedInput:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: the value *is* the fee's own (per its period), which the act leaves to the Administration (``fee_value =
+    #: true``): the fee is assessed apart — not priced with the application, charged once the value is set, typed
+    #: by the fee's id too (``--admin-value FEE=VALOR``). Declared in the file, never guessed
+    fee_value: bool = False
+    #: a fine's value that is another fee of the act (``fee = "licenca"``: "30 % do valor da licença"): priced by
+    #: the fee engine with the facts of the offender's permit when the record names one; asked, within the bounds,
+    #: when it does not
+    fee: str | None = None
 
 
 @dataclass(frozen=True)
@@ -326,8 +410,35 @@ class Fee:
     reading: str | None = None
     notes: str | None = None
 
-    def tier(self, tier_id: str) -> EnergyTier | None:
-        for tier in self.tiers:
+    @functools.cached_property
+    def _choices(self) -> dict[str, tuple[Choice, ...]]:
+        found: dict[str, dict[str, Choice]] = {}
+        for table in self.tables:
+            if table.choice is None:
+                continue
+            options = found.setdefault(table.choice, {})
+            for row in table.rows:
+                if row.id is not None and row.id not in options:
+                    options[row.id] = Choice(
+                        table.choice, row.id, row.label or row.id, row.basis, row.basis_act, row.amended_by, row.notes
+                    )
+        return {category: tuple(options.values()) for category, options in found.items()}
+
+    def choices(self, category: str) -> tuple[Choice, ...]:
+        """The options this formula fee's tables of choices declare for ``category`` (``energy``, ``venue``), in
+        the file's order, each once (worked out once per fee)."""
+        return self._choices.get(category, ())
+
+    def energy_tiers(self) -> tuple[EnergyTier | Choice, ...]:
+        """The consumption tiers the desk offers for this fee: an energy fee's, or a formula fee's choices."""
+        return self.tiers or self.choices("energy")
+
+    def venue_choices(self) -> tuple[Venue | Choice, ...]:
+        """The venues the desk offers for this fee: a venue table's, or a formula fee's choices."""
+        return self.venues or self.choices("venue")
+
+    def tier(self, tier_id: str) -> EnergyTier | Choice | None:
+        for tier in self.energy_tiers():
             if tier.id == tier_id:
                 return tier
         return None

@@ -267,6 +267,20 @@ class DepotFee:
     scopes: tuple[str, ...] = ()
     notes: str | None = None
 
+    def as_fee(self) -> Fee:
+        """The depot's fee as a fee of the act (``apreensao:deposito``): a daily or single amount, or a value the
+        Administration sets — what a caller asks of it through ``models.rules.fees.needs.fee_needs``, as of any fee."""
+        return Fee(
+            id="apreensao:deposito",
+            label="Depósito de bens apreendidos",
+            kind="per-day" if self.per == "day" else "fixed",
+            basis=self.basis,
+            amount=self.amount,
+            per=None if self.per == "day" else self.per,
+            admin_defined=self.admin_defined,
+            notes=self.notes,
+        )
+
 
 @dataclass(frozen=True)
 class Seizure:

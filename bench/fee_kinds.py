@@ -1,11 +1,17 @@
-"""One function per fee kind of docs/regime-format.md: linear metre (with its discounts), energy, per area
-per month, venue table, fixed and per day — each gives the :class:`QuoteLine` of one fee.
+"""The fee-kind engine Praça priced the older fee kinds with before every fee became a formula (issue 29 §6), kept
+frozen here — out of the application — as the yardstick: the formula benchmark's "theirs" (bench/formulas.py) and
+the reference the converter's parity tests compare with (tests/test_legacy_fees.py). One function per older kind:
+linear metre (with its discounts), energy, per area per month, venue table, fixed and per day — each gives the
+:class:`QuoteLine` of one fee. :func:`priced_by_kind` makes the engine price a fee of an older kind with them.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import TypeVar
+from unittest import mock
 
 from models.base.errors import UserError
 from models.base.money import format_factor, round_cents
@@ -544,3 +550,46 @@ def fixed_line(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:
         due=due_text(fee),
         details=tuple(details),
     )
+
+
+# --------------------------------------------------------------------------- the engine, made to price by kind
+
+
+def _price_by_kind(regime: Regime, fee: Fee, inp: Inputs, tier_owner, lines: list[QuoteLine]) -> None:
+    if fee.kind == "linear-metre":
+        lines.append(linear_metre(regime, fee, inp))
+    elif fee.kind == "energy":
+        assert tier_owner is not None and isinstance(tier_owner[1], EnergyTier)  # an energy fee's own tier
+        lines.append(energy_line(regime, fee, tier_owner[1], inp))
+    elif fee.kind == "per-area-month":
+        lines.append(per_area_month(regime, fee, inp))
+    elif fee.kind == "venue-table":
+        assert isinstance(inp.venue, Venue)  # a venue table's own venue
+        lines.extend(venue_table(regime, fee, inp.venue, inp))
+    else:  # fixed, per-day
+        lines.append(fixed_line(regime, fee, inp))
+
+
+@contextlib.contextmanager
+def priced_by_kind() -> Iterator[None]:
+    """Within: the engine prices each fee of an older kind with this module's function for its kind, as it did
+    before (a formula fee as its formula) — everything around the line (inputs, refusals, exemptions, total) is
+    the engine's own, so only the line's pricing is compared."""
+    from models.rules.fees import engine
+
+    own = engine._price_fee
+
+    def price(regime: Regime, fee: Fee, inp: Inputs, tier_owner, lines: list[QuoteLine]) -> None:
+        if fee.kind == "formula":
+            own(regime, fee, inp, tier_owner, lines)
+            return
+        if fee.kind == "energy" and not (tier_owner is not None and tier_owner[0] is fee):
+            return  # no tier declared, or another fee's
+        if fee.kind == "venue-table" and (inp.venue is None or inp.venue not in fee.venues):
+            raise UserError(
+                f'Informe o imóvel de "{fee.label}". Opções: {"; ".join(v.label for v in fee.venues)}.', field="venue"
+            )
+        _price_by_kind(regime, fee, inp, tier_owner, lines)
+
+    with mock.patch.object(engine, "_price_fee", price):
+        yield
