@@ -190,6 +190,52 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     assert charge.amount == Decimal("361.34")
 
 
+def test_a_value_held_by_the_permit_is_asked_again_once_the_permit_is_cleared(keys, app_ready, qtbot, tmp_path):
+    """The value typed, then the permit that prices it, then the permit cleared: the field is the clerk's again with
+    what was typed, and the proposal shown is the one the record is issued with — it stayed held (disabled) while the
+    form, its value left out, was refused, and Lavrar then charged a fine the proposal had not shown (SQLite;
+    PostgreSQL with PRACA_TEST_PG)."""
+    from conftest import run_modal, type_text
+    from factories import event_stall, fill_record_form, person
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit
+
+    from models import enforcement as enf
+
+    _amend()
+    holder = person("Rita Trailer")
+    permit = event_stall(keys, holder)
+    page = _record_page(qtbot)
+
+    def fill(dialog):
+        at = dt.datetime(2026, 3, 30, 13, 0)
+        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+        dialog.check_infraction("nao-desmontar")
+        dialog.form.payment_due.set_date(dt.date(2026, 4, 30))
+        edit = dialog.findChild(QLineEdit, "fine-input-valor_ocupacao")
+        type_text(edit, "1.000,00")
+        dialog.update_preview()
+        type_text(dialog.form.permit_number, permit.number)
+        qtbot.waitUntil(lambda: dialog.permit is not None, timeout=3000)
+        dialog.update_preview()
+        assert "0,30 × 1.204,47 = R$ 361,34" in dialog.proposal_view.toPlainText()
+        assert not edit.isEnabled()
+        assert edit.text() == "" and edit.placeholderText() == f"calculado da permissão nº {permit.number}"
+        dialog.form.permit_number.clear()
+        qtbot.waitUntil(lambda: dialog.permit is None, timeout=3000)
+        dialog.update_preview()
+        dialog.grab().save(str(tmp_path / "record-permit-cleared.png"))
+        assert edit.isEnabled() and edit.text() == "1.000,00"
+        assert "0,30 × 1.000,00 = R$ 300,00" in dialog.proposal_view.toPlainText()
+        qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)
+        qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)
+
+    _d, record = run_modal(lambda: page.records.new_record(regime="sao-bento-2026"), fill)
+    assert record is not None
+    (charge,) = enf.charges_of(record, "fine")
+    assert charge.amount == Decimal("300.00")
+
+
 def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_who(keys, app_ready, qtbot, tmp_path):
     """A fine whose value the inspector gave (no permit on the record): the adjust dialog of Fiscalização and the
     sanctions report (HTML, PDF and xlsx) show the formula with the value, its article and who gave it."""
