@@ -287,6 +287,41 @@ def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_wh
     assert any(row[column] == given for row in sheet.iter_rows(values_only=True))
 
 
+def test_a_record_issued_before_each_fine_kept_its_values_lists_them_with_their_article(keys):
+    """A record whose fines do not keep the values given (issued before they did): the sanctions report lists the
+    proposal's, each with its label, unit and article, and who gave it — as a newer record's — not the formula's
+    internal name and the text typed ("valor_ocupacao = 1.000,00")."""
+    import json
+
+    from factories import draft, issue_record, person
+
+    from models import enforcement as enf
+    from models.enforcement.sanctions_report import sanctions_report
+
+    _amend()
+    record = issue_record(
+        draft(
+            "sao-bento-2026",
+            ["nao-desmontar"],
+            "30/03/2026 13:00",
+            holder=person("Rita Trailer"),
+            asked={"valor_ocupacao": "1.000,00"},
+            payment_due=dt.date(2026, 4, 30),
+        ),
+        today=ON,
+    )
+    older = json.loads(record.proposal)
+    for item in older["infractions"]:
+        for s in item["sanctions"]:
+            s.pop("asked", None)
+            s.pop("from_permit", None)
+    enf.Record.update(proposal=json.dumps(older)).where(enf.Record.id == record.id).execute()
+    (listed,) = sanctions_report(dt.date(2026, 3, 1), dt.date(2026, 3, 31), today=ON).fines
+    assert listed.asked == (
+        "Preço público de ocupação = 1.000,00 R$ (Dec. 4.794/2026, art. 9º, § 2º) — informado por Marcos Fiscal"
+    )
+
+
 def test_praca_penalty_prices_the_fee_from_the_permit_given(keys, database, capsys):
     """``praca penalty --permit NÚMERO``: the fee the fine is a share of, priced from the permit's stall; without
     ``--permit`` the value is asked (``--input``) and the reason says so."""
