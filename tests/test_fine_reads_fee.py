@@ -236,6 +236,41 @@ def test_a_value_held_by_the_permit_is_asked_again_once_the_permit_is_cleared(ke
     assert charge.amount == Decimal("300.00")
 
 
+def test_a_formula_fines_value_not_given_is_asked_at_its_field_not_left_to_the_administration(keys, app_ready, qtbot):
+    """No permit and no value: the form is refused at the fine's values, asking the value by its label, with the
+    act's bounds and article, or the offender's permit — it said the fine was 'a definir pela Administração' and sent
+    the clerk to Ajustar…, though the act bounds the value and the field for it is on the form (SQLite; PostgreSQL
+    with PRACA_TEST_PG)."""
+    from conftest import run_modal
+    from factories import draft, fill_record_form, person
+
+    from models import enforcement as enf
+    from models.base.errors import FieldErrors
+
+    _amend()
+    holder = person("Rita Trailer")
+    page = _record_page(qtbot)
+
+    def fill(dialog):
+        at = dt.datetime(2026, 3, 30, 13, 0)
+        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+        dialog.check_infraction("nao-desmontar")
+        dialog.form.payment_due.set_date(dt.date(2026, 4, 30))
+        dialog.update_preview()
+        shown = " ".join(dialog.proposal_view.toPlainText().split())
+        assert "a definir pela Administração" not in shown
+        assert (
+            "Sanção nº 1: informe preço público de ocupação (até 10.000 R$ (Dec. 4.794/2026, art. 9º, § 2º)), ou a "
+            "permissão do infrator, com a qual o Praça calcula preço público de ocupação de via pública" in shown
+        )
+        assert dialog.form.asked_box.styleSheet() != "" and dialog.adjust_button.styleSheet() == ""
+
+    run_modal(lambda: page.records.new_record(regime="sao-bento-2026"), fill)
+    with pytest.raises(FieldErrors) as exc:
+        enf.preview(draft("sao-bento-2026", ["nao-desmontar"], "30/03/2026 13:00", holder=holder), today=ON)
+    assert list(exc.value.errors) == ["asked"]
+
+
 def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_who(keys, app_ready, qtbot, tmp_path):
     """A fine whose value the inspector gave (no permit on the record): the adjust dialog of Fiscalização and the
     sanctions report (HTML, PDF and xlsx) show the formula with the value, its article and who gave it."""

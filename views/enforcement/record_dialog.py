@@ -199,6 +199,7 @@ class RecordDialog(QDialog):
             "payment_due": self.form.payment_due,
             "reason": self.form.reason,
             "adjust": self.adjust_button,
+            "asked": self.form.asked_box,
             "deadlines": self.form.choices_box,
             "readings": self.form.readings_box,
         }
