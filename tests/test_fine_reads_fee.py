@@ -138,6 +138,14 @@ def _amend():
     acts.forget()
 
 
+def _facts(dialog):
+    """The record dialog's facts of these tests: Rita Trailer's stall still up at 13h00 on 30/03/2026."""
+    from factories import fill_record_form
+
+    at = dt.datetime(2026, 3, 30, 13, 0)
+    fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+
+
 def _record_page(qtbot):
     from views.enforcement import EnforcementPage
 
@@ -154,7 +162,7 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     asked — the proposal shows it priced from the permit, and the record charges the share (SQLite; PostgreSQL
     with PRACA_TEST_PG)."""
     from conftest import run_modal, type_text
-    from factories import event_stall, fill_record_form, person
+    from factories import event_stall, person
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
@@ -166,8 +174,7 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     page = _record_page(qtbot)
 
     def fill(dialog):
-        at = dt.datetime(2026, 3, 30, 13, 0)
-        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+        _facts(dialog)
         type_text(dialog.form.permit_number, permit.number)
         qtbot.waitUntil(lambda: dialog.permit is not None, timeout=3000)
         dialog.check_infraction("nao-desmontar")
@@ -196,7 +203,7 @@ def test_a_value_held_by_the_permit_is_asked_again_once_the_permit_is_cleared(ke
     form, its value left out, was refused, and Lavrar then charged a fine the proposal had not shown (SQLite;
     PostgreSQL with PRACA_TEST_PG)."""
     from conftest import run_modal, type_text
-    from factories import event_stall, fill_record_form, person
+    from factories import event_stall, person
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
@@ -208,8 +215,7 @@ def test_a_value_held_by_the_permit_is_asked_again_once_the_permit_is_cleared(ke
     page = _record_page(qtbot)
 
     def fill(dialog):
-        at = dt.datetime(2026, 3, 30, 13, 0)
-        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+        _facts(dialog)
         dialog.check_infraction("nao-desmontar")
         dialog.form.payment_due.set_date(dt.date(2026, 4, 30))
         edit = dialog.findChild(QLineEdit, "fine-input-valor_ocupacao")
@@ -242,7 +248,7 @@ def test_a_formula_fines_value_not_given_is_asked_at_its_field_not_left_to_the_a
     the clerk to Ajustar…, though the act bounds the value and the field for it is on the form (SQLite; PostgreSQL
     with PRACA_TEST_PG)."""
     from conftest import run_modal
-    from factories import draft, fill_record_form, person
+    from factories import draft, person
 
     from models import enforcement as enf
     from models.base.errors import FieldErrors
@@ -252,8 +258,7 @@ def test_a_formula_fines_value_not_given_is_asked_at_its_field_not_left_to_the_a
     page = _record_page(qtbot)
 
     def fill(dialog):
-        at = dt.datetime(2026, 3, 30, 13, 0)
-        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+        _facts(dialog)
         dialog.check_infraction("nao-desmontar")
         dialog.form.payment_due.set_date(dt.date(2026, 4, 30))
         dialog.update_preview()
