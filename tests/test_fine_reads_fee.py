@@ -336,7 +336,9 @@ def test_a_record_issued_before_each_fine_kept_its_values_lists_them_with_their_
     from factories import draft, issue_record, person
 
     from models import enforcement as enf
+    from models.enforcement.sanctions import Proposal
     from models.enforcement.sanctions_report import sanctions_report
+    from models.enforcement.sanctions_report.gathering import asked_text
 
     _amend()
     record = issue_record(
@@ -356,9 +358,13 @@ def test_a_record_issued_before_each_fine_kept_its_values_lists_them_with_their_
             s.pop("asked", None)
             s.pop("from_permit", None)
     enf.Record.update(proposal=json.dumps(older)).where(enf.Record.id == record.id).execute()
+    given = "Preço público de ocupação = 1.000,00 R$ (Dec. 4.794/2026, art. 9º, § 2º) — informado por Marcos Fiscal"
     (listed,) = sanctions_report(dt.date(2026, 3, 1), dt.date(2026, 3, 31), today=ON).fines
-    assert listed.asked == (
-        "Preço público de ocupação = 1.000,00 R$ (Dec. 4.794/2026, art. 9º, § 2º) — informado por Marcos Fiscal"
+    assert listed.asked == given
+    # once the authority decides on its sanctions the report reads them again (each fine then keeps no value): still
+    reread = Proposal.from_dict(older).to_dict()
+    assert (
+        asked_text(reread, [s for i in reread["infractions"] for s in i["sanctions"] if s["kind"] == "fine"]) == given
     )
 
 

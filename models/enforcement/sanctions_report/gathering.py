@@ -62,7 +62,8 @@ def asked_text(proposal: dict, fines: list[dict]) -> str:
     """The values the inspector gave for the record's fines written as formulas, each with who gave it: as each
     fine keeps them, or — a record issued before they were kept on the fine — as the proposal kept them."""
     given = [text for s in fines for text in s.get("asked") or ()]
-    if proposal.get("asked") and not any("asked" in s for s in fines):
+    # a fine that kept nothing — issued before, or read again (an empty tuple) once the authority decided on it
+    if proposal.get("asked") and not any(s.get("asked") or s.get("from_permit") for s in fines):
         given = _older_asked(proposal)
     return "; ".join(dict.fromkeys(given))
 
