@@ -140,7 +140,7 @@ def test_the_administrations_value_is_declared_never_guessed():
     for typed in ({"by_fee": {"vistoria": "600,00"}}, {"by_name": {"valor_vistoria": "600,00"}}):
         with pytest.raises(UserError) as exc:
             fee_quote(regime, fees=["vistoria"], **engine_values(regime, **typed))
-        assert exc.value.field == "admin_value"
+        assert exc.value.field == "admin_values.vistoria"
         assert "fora dos limites do ato — de 10 a 500 R$ (Lei 376/2012, art. 3º)" in exc.value.message
     with pytest.raises(UserError) as exc:
         fee_quote(regime, fees=["vistoria"], asked={"valor_vistoria": "5"})  # typed by its name as --input
@@ -274,3 +274,37 @@ def test_the_seizures_depot_fee_is_read_through_the_same_interface():
     proposal = propose_sanction(sapezal, ["dever-40-i"], on=dt.date(2026, 3, 2), unit_values=ufs)
     seizure = next(s for s in proposal.sanctions if s.kind == "seizure")
     assert "Preço do depósito definido pela Administração (Lei 1.171/2014, art. 52, § 1º)." in seizure.details
+
+
+def test_the_simulator_marks_the_administrations_value_the_act_bounds_and_names_its_fee(database, app_ready, qtbot):
+    """Simulador de preço: a value the Administration sets typed beyond the act's bounds is refused at its field,
+    marked, and the message names the fee by its label (it named the file's id, 'vistoria', and no field was
+    marked — the clerk could not tell which value was wrong)."""
+    from models.access import session
+    from models.rules import acts
+    from views.price_simulator import PriceSimulator
+
+    amended = _more() + (
+        '\n[regime.amendment]\nact = "Versão de teste: a taxa de vistoria"\nin_force_from = 2026-01-01\n'
+        'summary = "A taxa de vistoria, de R$ 10,00 a R$ 500,00."\n'
+    )
+    with session.acting_as(session.SYSTEM):
+        acts.amend(amended.encode("utf-8"), "cabeceira-grande-2012.toml")
+    acts.forget()
+    sim = PriceSimulator()
+    qtbot.addWidget(sim)
+    sim.show()
+    sim.refresh()
+    sim.select_regime("cabeceira-grande-2012")
+    sim.date.set_date(dt.date(2026, 8, 3))
+    sim.permit_kind.setCurrentIndex(1)
+    edit = sim.admin_edits["vistoria"]
+    edit.setText("600,00")
+    sim.settle()
+    error = sim.error.text()
+    assert "Taxa de vistoria" in error and "fora dos limites do ato — de 10 a 500 R$ (Lei 376/2012, art. 3º)" in error
+    assert edit.styleSheet() != "" and sim.admin_edits["taxa-licenca"].styleSheet() == ""
+    edit.setText("250,00")
+    sim.admin_edits["taxa-licenca"].setText("85,00")
+    sim.settle()
+    assert sim.error.text() == "" and edit.styleSheet() == ""

@@ -860,7 +860,7 @@ def test_unknown_admin_value_id_is_refused_with_the_options(sjc, sb):
 def test_admin_value_is_in_cents(sjc):
     with pytest.raises(UserError) as exc:
         fee_quote(sjc, fees=["rateio-energia-banheiros"], admin_values={"rateio-energia-banheiros": "42,105"})
-    assert exc.value.field == "admin_value" and "centavos" in exc.value.message
+    assert exc.value.field == "admin_values.rateio-energia-banheiros" and "centavos" in exc.value.message
 
 
 def test_admin_value_of_a_fee_not_priced_is_noted(sjc):

@@ -138,6 +138,14 @@ def _amend():
     acts.forget()
 
 
+def _facts(dialog):
+    """The record dialog's facts of these tests: Rita Trailer's stall still up at 13h00 on 30/03/2026."""
+    from factories import fill_record_form
+
+    at = dt.datetime(2026, 3, 30, 13, 0)
+    fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+
+
 def _record_page(qtbot):
     from views.enforcement import EnforcementPage
 
@@ -154,7 +162,7 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     asked — the proposal shows it priced from the permit, and the record charges the share (SQLite; PostgreSQL
     with PRACA_TEST_PG)."""
     from conftest import run_modal, type_text
-    from factories import event_stall, fill_record_form, person
+    from factories import event_stall, person
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
@@ -166,8 +174,7 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     page = _record_page(qtbot)
 
     def fill(dialog):
-        at = dt.datetime(2026, 3, 30, 13, 0)
-        fill_record_form(dialog, "sao-bento-2026", "Rita Trailer", at, "Rua Cel. Ribeiro da Luz", "Barraca montada.")
+        _facts(dialog)
         type_text(dialog.form.permit_number, permit.number)
         qtbot.waitUntil(lambda: dialog.permit is not None, timeout=3000)
         dialog.check_infraction("nao-desmontar")
@@ -188,6 +195,85 @@ def test_fiscalizacao_prices_the_fee_from_the_permit_typed_on_the_record(keys, a
     assert record is not None
     (charge,) = enf.charges_of(record, "fine")
     assert charge.amount == Decimal("361.34")
+
+
+def test_a_value_held_by_the_permit_is_asked_again_once_the_permit_is_cleared(keys, app_ready, qtbot, tmp_path):
+    """The value typed, then the permit that prices it, then the permit cleared: the field is the clerk's again with
+    what was typed, and the proposal shown is the one the record is issued with — it stayed held (disabled) while the
+    form, its value left out, was refused, and Lavrar then charged a fine the proposal had not shown (SQLite;
+    PostgreSQL with PRACA_TEST_PG)."""
+    from conftest import run_modal, type_text
+    from factories import event_stall, person
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit
+
+    from models import enforcement as enf
+
+    _amend()
+    holder = person("Rita Trailer")
+    permit = event_stall(keys, holder)
+    page = _record_page(qtbot)
+
+    def fill(dialog):
+        _facts(dialog)
+        dialog.check_infraction("nao-desmontar")
+        dialog.form.payment_due.set_date(dt.date(2026, 4, 30))
+        edit = dialog.findChild(QLineEdit, "fine-input-valor_ocupacao")
+        type_text(edit, "1.000,00")
+        dialog.update_preview()
+        type_text(dialog.form.permit_number, permit.number)
+        qtbot.waitUntil(lambda: dialog.permit is not None, timeout=3000)
+        dialog.update_preview()
+        assert "0,30 × 1.204,47 = R$ 361,34" in dialog.proposal_view.toPlainText()
+        assert not edit.isEnabled()
+        assert edit.text() == "" and edit.placeholderText() == f"calculado da permissão nº {permit.number}"
+        dialog.form.permit_number.clear()
+        qtbot.waitUntil(lambda: dialog.permit is None, timeout=3000)
+        dialog.update_preview()
+        dialog.grab().save(str(tmp_path / "record-permit-cleared.png"))
+        assert edit.isEnabled() and edit.text() == "1.000,00"
+        assert "0,30 × 1.000,00 = R$ 300,00" in dialog.proposal_view.toPlainText()
+        qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)
+        qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)
+
+    _d, record = run_modal(lambda: page.records.new_record(regime="sao-bento-2026"), fill)
+    assert record is not None
+    (charge,) = enf.charges_of(record, "fine")
+    assert charge.amount == Decimal("300.00")
+
+
+def test_a_formula_fines_value_not_given_is_asked_at_its_field_not_left_to_the_administration(keys, app_ready, qtbot):
+    """No permit and no value: the form is refused at the fine's values, asking the value by its label, with the
+    act's bounds and article, or the offender's permit — it said the fine was 'a definir pela Administração' and sent
+    the clerk to Ajustar…, though the act bounds the value and the field for it is on the form (SQLite; PostgreSQL
+    with PRACA_TEST_PG)."""
+    from conftest import run_modal
+    from factories import draft, person
+
+    from models import enforcement as enf
+    from models.base.errors import FieldErrors
+
+    _amend()
+    holder = person("Rita Trailer")
+    page = _record_page(qtbot)
+
+    def fill(dialog):
+        _facts(dialog)
+        dialog.check_infraction("nao-desmontar")
+        dialog.form.payment_due.set_date(dt.date(2026, 4, 30))
+        dialog.update_preview()
+        shown = " ".join(dialog.proposal_view.toPlainText().split())
+        assert "a definir pela Administração" not in shown
+        assert (
+            "Sanção nº 1: informe preço público de ocupação (até 10.000 R$ (Dec. 4.794/2026, art. 9º, § 2º)), ou a "
+            "permissão do infrator, com a qual o Praça calcula preço público de ocupação de via pública" in shown
+        )
+        assert dialog.form.asked_box.styleSheet() != "" and dialog.adjust_button.styleSheet() == ""
+
+    run_modal(lambda: page.records.new_record(regime="sao-bento-2026"), fill)
+    with pytest.raises(FieldErrors) as exc:
+        enf.preview(draft("sao-bento-2026", ["nao-desmontar"], "30/03/2026 13:00", holder=holder), today=ON)
+    assert list(exc.value.errors) == ["asked"]
 
 
 def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_who(keys, app_ready, qtbot, tmp_path):
@@ -239,6 +325,47 @@ def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_wh
     head = next(r for r in sheet.iter_rows(values_only=True) if "Valores informados" in r)
     column = head.index("Valores informados")
     assert any(row[column] == given for row in sheet.iter_rows(values_only=True))
+
+
+def test_a_record_issued_before_each_fine_kept_its_values_lists_them_with_their_article(keys):
+    """A record whose fines do not keep the values given (issued before they did): the sanctions report lists the
+    proposal's, each with its label, unit and article, and who gave it — as a newer record's — not the formula's
+    internal name and the text typed ("valor_ocupacao = 1.000,00")."""
+    import json
+
+    from factories import draft, issue_record, person
+
+    from models import enforcement as enf
+    from models.enforcement.sanctions import Proposal
+    from models.enforcement.sanctions_report import sanctions_report
+    from models.enforcement.sanctions_report.gathering import asked_text
+
+    _amend()
+    record = issue_record(
+        draft(
+            "sao-bento-2026",
+            ["nao-desmontar"],
+            "30/03/2026 13:00",
+            holder=person("Rita Trailer"),
+            asked={"valor_ocupacao": "1.000,00"},
+            payment_due=dt.date(2026, 4, 30),
+        ),
+        today=ON,
+    )
+    older = json.loads(record.proposal)
+    for item in older["infractions"]:
+        for s in item["sanctions"]:
+            s.pop("asked", None)
+            s.pop("from_permit", None)
+    enf.Record.update(proposal=json.dumps(older)).where(enf.Record.id == record.id).execute()
+    given = "Preço público de ocupação = 1.000,00 R$ (Dec. 4.794/2026, art. 9º, § 2º) — informado por Marcos Fiscal"
+    (listed,) = sanctions_report(dt.date(2026, 3, 1), dt.date(2026, 3, 31), today=ON).fines
+    assert listed.asked == given
+    # once the authority decides on its sanctions the report reads them again (each fine then keeps no value): still
+    reread = Proposal.from_dict(older).to_dict()
+    assert (
+        asked_text(reread, [s for i in reread["infractions"] for s in i["sanctions"] if s["kind"] == "fine"]) == given
+    )
 
 
 def test_praca_penalty_prices_the_fee_from_the_permit_given(keys, database, capsys):

@@ -29,6 +29,7 @@ from models.enforcement.sanctions import (
     Verification,
     adjust,
     fine_fees,
+    fine_inputs,
     in_reais,
     propose_sanction,
     sanction_lines,
@@ -140,6 +141,27 @@ def apply_adjustment(proposal: Proposal, item: AdjustInput) -> Proposal:
 def _charged_fines(proposal: Proposal) -> list:
     """Fines that become due now: imposed (by the act, by the authority, or once their fact was verified)."""
     return [s for s in proposal.sanctions if s.kind == "fine" and s.applied]
+
+
+def _values_not_given(regime: Regime, pending: list, given: Mapping[str, str], *, named_permit: bool) -> str:
+    """What the fines written as formulas still ask (``[[infractions.fine.inputs]]``), each by its label with the
+    act's bounds and article — or, for a value that is another fee of the act, the offender's permit it is priced
+    from — per sanction ("" when every value is given)."""
+    from models.rules.fees.formula import bounds_text
+
+    said = []
+    for s in pending:
+        missing = []
+        for name, item in fine_inputs(regime, [s.infraction]).items():
+            if str(given.get(name) or "").strip():
+                continue
+            text = f"{item.label.lower()} ({bounds_text(regime, item)})"
+            if item.fee is not None and not named_permit:
+                text += f", ou a permissão do infrator, com a qual o Praça calcula {regime.fee(item.fee).label.lower()}"
+            missing.append(text)
+        if missing:
+            said.append(f"Sanção nº {s.number}: informe " + "; ".join(missing))
+    return " — ".join(said) + " — antes de lavrar." if said else ""
 
 
 def _count(regime: Regime, deadline: Deadline, start, role: str) -> dict:
@@ -358,6 +380,9 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
     warnings: list[str] = []
     fines = _charged_fines(proposal) if draft.kind != "notice" else []
     pending = [s for s in fines if s.amount is None]
+    not_given = _values_not_given(regime, pending, draft.asked or {}, named_permit=permit is not None)
+    if not_given and strict:  # the form has a field for each: the fine is the act's, once its values are given
+        raise FieldErrors({"asked": not_given})
     if pending and strict:
         raise FieldErrors(
             {

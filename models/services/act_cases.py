@@ -280,6 +280,7 @@ def _got_text(got: Mapping[str, Any], currency: str) -> tuple[tuple[str, str], .
 
 _INPUT_FIELDS = {
     "admin_value": "admin-value",
+    "admin_values": "admin-value",
     "permit_kind": "permit-kind",
     "start": "from",
     "infraction": "infraction",
@@ -296,7 +297,8 @@ def run_case(regime: Regime, case: Case) -> CaseOutcome:
         refusal = exc.message
         if case.expect.refused is not None and case.expect.refused in refusal:
             return CaseOutcome(case, (("refused", refusal),), ())
-        field = _INPUT_FIELDS.get(exc.field or "", exc.field or "")
+        field = exc.field or ""
+        field = _INPUT_FIELDS.get(field, _INPUT_FIELDS.get(field.split(".")[0], field))  # admin_values.<fee>
         # at the input the engine refused, else at the refusal expected, else at the case itself
         key = f"inputs.{field}" if field and case.input(field) is not None else "expect.refused"
         if case.expect.refused is None and key == "expect.refused":

@@ -199,6 +199,7 @@ class RecordDialog(QDialog):
             "payment_due": self.form.payment_due,
             "reason": self.form.reason,
             "adjust": self.adjust_button,
+            "asked": self.form.asked_box,
             "deadlines": self.form.choices_box,
             "readings": self.form.readings_box,
         }
@@ -325,7 +326,7 @@ class RecordDialog(QDialog):
     def fill_asked(self, values=None) -> None:
         """The values the fines of the infractions ticked ask for (a fine written as a formula), each with the
         bounds and the article of the act; what was typed stays while the infractions change."""
-        typed = dict(values) if values is not None else {n: e.text() for n, e in self.asked_edits.items()}
+        typed = dict(values) if values is not None else {n: self._typed(e) for n, e in self.asked_edits.items()}
         while self.form.asked_form.rowCount():
             self.form.asked_form.removeRow(0)
         self.asked_edits = {}
@@ -435,6 +436,13 @@ class RecordDialog(QDialog):
         self.permit, label = found
         self.form.permit_found.setText(label)
         self._show_offender()
+        # another permit, or none: the values the former one priced are the clerk's again until the next preview
+        # says which this one prices (a field left held while the form is refused could never be typed in)
+        released = [edit for edit in self.asked_edits.values() if not edit.isEnabled()]
+        for edit in released:
+            self._hold(edit, None)
+        if released:
+            self.changed()
 
     def fill_catalogue(self) -> None:
         self.form.catalogue.blockSignals(True)
@@ -648,13 +656,32 @@ class RecordDialog(QDialog):
         is not asked: its field is held, saying so; the others are asked as the act bounds them."""
         priced = {name for s in pv.proposal.sanctions for name in s.from_permit}
         for name, edit in self.asked_edits.items():
-            asked = edit.property("asked-placeholder") or edit.placeholderText()
-            edit.setProperty("asked-placeholder", asked)
             held = name in priced and self.permit is not None
-            edit.setEnabled(not held)
-            edit.setPlaceholderText(
-                fill(self.tr("calculado da permissão nº %1"), self.permit.number) if held and self.permit else asked
-            )
+            if held == edit.isEnabled():
+                self._hold(edit, self.permit.number if held and self.permit is not None else None)
+                if not held and edit.text().strip():
+                    self.changed()  # the value given back goes into the proposal shown
+
+    def _hold(self, edit: QLineEdit, permit: str | None) -> None:
+        """Hold a value's field as priced from permit nº ``permit`` — what was typed set aside, so that the field says
+        where the value comes from — or (None) give it back to the clerk with what was typed."""
+        asked = edit.property("asked-placeholder") or edit.placeholderText()
+        edit.setProperty("asked-placeholder", asked)
+        edit.blockSignals(True)  # the preview that follows is asked by whoever holds or releases
+        if permit is not None:
+            edit.setProperty("asked-typed", edit.text())
+            edit.clear()
+            edit.setPlaceholderText(fill(self.tr("calculado da permissão nº %1"), permit))
+        else:
+            edit.setText(self._typed(edit))
+            edit.setPlaceholderText(asked)
+        edit.setEnabled(permit is None)
+        edit.blockSignals(False)
+
+    @staticmethod
+    def _typed(edit: QLineEdit) -> str:
+        """What the clerk typed in a value's field, set aside while the permit prices it."""
+        return edit.text() if edit.isEnabled() else str(edit.property("asked-typed") or "")
 
     def _show_preview(self, pv, explained) -> None:
         html = []

@@ -62,10 +62,41 @@ def asked_text(proposal: dict, fines: list[dict]) -> str:
     """The values the inspector gave for the record's fines written as formulas, each with who gave it: as each
     fine keeps them, or — a record issued before they were kept on the fine — as the proposal kept them."""
     given = [text for s in fines for text in s.get("asked") or ()]
-    if proposal.get("asked") and not any("asked" in s for s in fines):
-        by = f" — informado por {proposal['asked_by']}" if proposal.get("asked_by") else ""
-        given = [f"{name} = {value}{by}" for name, value in proposal["asked"].items()]
+    # a fine that kept nothing — issued before, or read again (an empty tuple) once the authority decided on it
+    if proposal.get("asked") and not any(s.get("asked") or s.get("from_permit") for s in fines):
+        given = _older_asked(proposal)
     return "; ".join(dict.fromkeys(given))
+
+
+def _older_asked(proposal: dict) -> list[str]:
+    """The values a record issued before its fines kept them gave, as the proposal kept them (``{name: as typed}``),
+    said as a newer record's: with the value's label, unit and article (the act's version of the record's day), and
+    who gave it; as typed where the act no longer declares the value."""
+    from models.base.errors import UserError
+    from models.base.money import parse_typed
+    from models.enforcement.sanctions import fine_inputs
+    from models.rules.fees.formula import asked_text as value_text
+    from models.rules.fees.results import AskedValue
+    from models.rules.regimes import RegimeError, get_regime
+
+    by = proposal.get("asked_by")
+    try:
+        regime = get_regime(proposal["regime"], on=_dt.date.fromisoformat(proposal["on"]))
+        declared = fine_inputs(regime, [item["code"] for item in proposal.get("infractions", []) if item.get("code")])
+    except (RegimeError, KeyError, ValueError):
+        regime, declared = None, {}
+    said = []
+    for name, value in proposal["asked"].items():
+        item = declared.get(name)
+        try:
+            number = parse_typed(str(value), what=name) if item is not None else None
+        except UserError:
+            number = None
+        if regime is not None and item is not None and number is not None:
+            said.append(value_text(regime, item, AskedValue(name, item.label, number, by)))
+        else:
+            said.append(f"{name} = {value}" + (f" — informado por {by}" if by else ""))
+    return said
 
 
 def _sanction_text(s: dict) -> str:

@@ -406,29 +406,29 @@ def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
                 f"'{key}' não é um preço definido pela Administração no regime {regime.id} ({regime.short}). {known}",
                 field="admin_value",
             )
+        # the fee named as the clerk reads it (and as typed on the command line), at its own field
+        what, field = f'"{regime.fee(key).label}" ({key})', f"admin_values.{key}"
         try:
             number = to_decimal(value)
         except UserError:
             raise UserError(
-                f"Valor informado para '{key}' inválido: {value!s} não é um número (use, por exemplo, 150,00).",
-                field="admin_value",
+                f"Valor informado para {what} inválido: {value!s} não é um número (use, por exemplo, 150,00).",
+                field=field,
             ) from None
         if number < 0:
-            raise UserError(
-                f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}", field="admin_value"
-            )
+            raise UserError(f"Valor informado para {what} não pode ser negativo: {format_factor(number)}", field=field)
         if number != number.quantize(CENT_Q):
             raise UserError(
-                f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
+                f"Valor informado para {what} inválido: {format_factor(number)} — informe no máximo "
                 "duas casas decimais (centavos).",
-                field="admin_value",
+                field=field,
             )
         item = next(i for i in owned[key].asked if i.name == owned[key].administration)
         if (item.minimum is not None and number < item.minimum) or (item.maximum is not None and number > item.maximum):
             raise UserError(
-                f"Valor informado para '{key}': {format_factor(number)} fora dos limites do ato — "
+                f"Valor informado para {what}: {format_factor(number)} fora dos limites do ato — "
                 f"{bounds_text(regime, item)}.",
-                field="admin_value",
+                field=field,
             )
         result[key] = number
     return result
