@@ -327,6 +327,43 @@ def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_wh
     assert any(row[column] == given for row in sheet.iter_rows(values_only=True))
 
 
+def test_the_adjust_dialog_says_a_value_priced_from_the_permit_with_its_formula_and_article(keys, app_ready, qtbot):
+    """A fine whose value is the occupation price of the offender's permit: the adjust dialog says where 1.204,47
+    comes from — the permit, the fee's formula and its article —, not only "0,30 × 1.204,47"."""
+    from factories import draft, event_stall, issue_record, person
+
+    from models import enforcement as enf
+    from views.enforcement.adjust_dialog import AdjustDialog
+
+    _amend()
+    holder = person("Rita Trailer")
+    permit = event_stall(keys, holder)
+    record = issue_record(
+        draft(
+            "sao-bento-2026",
+            ["nao-desmontar"],
+            "30/03/2026 13:00",
+            holder=holder,
+            permit_id=permit.id,
+            permit_number=permit.number,
+            payment_due=dt.date(2026, 4, 30),
+        ),
+        today=ON,
+    )
+    proposal = enf.current_proposal(record)
+    fine = next(s for s in proposal.sanctions if s.kind == "fine")
+    assert fine.from_permit == ("valor_ocupacao",) and len(fine.permit_values) == 1
+    dialog = AdjustDialog(proposal, today=ON)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.sanction.setCurrentIndex(dialog.sanction.findData(fine.number))
+    state = dialog.state.text()
+    assert "Fórmula: 0,30 × 1.204,47 = R$ 361,34" in state
+    said = next(line for line in state.splitlines() if line.startswith("Valor calculado da permissão: "))
+    assert f"da permissão nº {permit.number}" in said and "R$ 1.204,47" in said and "art. 9º, § 2º" in said
+    assert "Valor informado" not in state
+
+
 def test_a_record_issued_before_each_fine_kept_its_values_lists_them_with_their_article(keys):
     """A record whose fines do not keep the values given (issued before they did): the sanctions report lists the
     proposal's, each with its label, unit and article, and who gave it — as a newer record's — not the formula's

@@ -207,6 +207,9 @@ class ProposedSanction:
     #: the names of its formula's values that are another fee of the act priced from the offender's permit (``fee =
     #: "id"``): not asked
     from_permit: tuple[str, ...] = ()
+    #: … each said with the fee's formula, the permit and the article ("Preço público de ocupação (Dec. 4.794/2026,
+    #: art. 9º, § 2º) = Preço público de ocupação da permissão nº 2026/0001: 5,50 × … = R$ 1.204,47 (…)")
+    permit_values: tuple[str, ...] = ()
     #: the money of the act's amounts (``[regime] currency``)
     currency: str = "R$"
     # suspension
@@ -574,7 +577,7 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
     for name in ("wait_until", "until"):
         if kw.get(name):
             kw[name] = dt.date.fromisoformat(kw[name])
-    for name in ("deadlines", "details", "asked", "from_permit"):
+    for name in ("deadlines", "details", "asked", "from_permit", "permit_values"):
         kw[name] = tuple(kw.get(name) or ())
     condition = raw.get("condition")
     if isinstance(condition, str):  # the old form: only a warning not complied with
@@ -1327,6 +1330,7 @@ def _fine(
     base_text: str | None = None  # a fine written as a formula: the formula with the values
     asked: tuple[str, ...] = ()  # … and the values given for what it asks
     from_permit: tuple[str, ...] = ()  # … and those that are a fee priced from the offender's permit
+    permit_values: tuple[str, ...] = ()  # … said with the fee's formula and article
     graded = s.graded
     admin = s.admin_defined
     multiplier = s.multiplier if s.multiplier is not None else Decimal(1)
@@ -1345,7 +1349,7 @@ def _fine(
             priced = _fine_formula(ctx, infraction, details)
             admin = priced is None
             if priced is not None:
-                base, base_text, asked = priced
+                base, base_text, asked, permit_values = priced
                 permit_fees = ctx.permit_fees or {}
                 from_permit = tuple(
                     item.name
@@ -1393,6 +1397,7 @@ def _fine(
         basis=_cite(regime, *bases, act=act, amended_by=s.amended_by),
         asked=asked,
         from_permit=from_permit,
+        permit_values=permit_values,
     )
     if base is None:
         out["formula"] = None
@@ -1437,7 +1442,7 @@ def _fine(
 
 def _fine_formula(
     ctx: _Context, infraction: Infraction, details: list[str]
-) -> tuple[Amount, str, tuple[str, ...]] | None:
+) -> tuple[Amount, str, tuple[str, ...], tuple[str, ...]] | None:
     """The base fine of an infraction whose fine is written as a formula, priced by the rule language (each term
     with its article, a value asked for within its bounds) and said as "formula with the values = amount (article)";
     None, with the reason in ``details``, where a value it asks for is not given."""
@@ -1490,7 +1495,7 @@ def _fine_formula(
         f"Multa da infração: {line.formula} = {format_brl(line.amount, currency=regime.currency)} ({line.basis})."
     )
     details.extend(f"{detail}." if not detail.endswith(".") else detail for detail in line.details)
-    return Amount(value=line.amount, unit="BRL"), line.formula, _given(regime, fee, line)
+    return Amount(value=line.amount, unit="BRL"), line.formula, _given(regime, fee, line), line.fee_values
 
 
 def _given(regime: Regime, fee: Fee, line: QuoteLine) -> tuple[str, ...]:

@@ -117,6 +117,7 @@ class AdjustDialog(QDialog):
             parts.append(fill(self.tr("Condição: %1 (%2)%3"), s.condition.text, s.condition.basis, met))
         if s.kind == "fine" and s.formula:  # the fine as computed, with the values the inspector gave and who
             parts.append(fill(self.tr("Fórmula: %1"), s.formula))
+        parts.extend(fill(self.tr("Valor calculado da permissão: %1"), said) for said in s.permit_values)
         parts.extend(fill(self.tr("Valor informado: %1"), given) for given in s.asked)
         if s.pending:
             parts.append(s.pending)

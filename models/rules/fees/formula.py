@@ -177,6 +177,7 @@ class _Pricing:
         self.values: dict[str, Value] = {}
         self.texts: dict[str, str] = {}
         self.details: list[str] = []
+        self.fee_values: list[str] = []  # the values that are another fee of the act, each said (also in details)
         self.bases: list[str | None] = [program.fee.basis]
         self.given: list[AskedValue] = []
         self.called: dict[tuple[str, str], Decimal] = {}
@@ -398,7 +399,9 @@ class _Pricing:
         self.bases.append(item.basis)
         amount = format_brl(line.amount, currency=self.regime.currency)
         cite = self._cite(f"input:{item.name}", item.basis, item.basis_act, item.amended_by)
-        self.details.append(f"{item.label} ({cite}) = {line.label}: {line.formula} = {amount} ({line.basis})")
+        said = f"{item.label} ({cite}) = {line.label}: {line.formula} = {amount} ({line.basis})"
+        self.details.append(said)
+        self.fee_values.append(said)
         return line.amount, _factor(line.amount)
 
     def _index(self, code: str) -> tuple[Value, str]:
@@ -735,13 +738,13 @@ def _general_rule(pricing: _Pricing) -> UserError | None:
     fiscal unit without a value, a measure not given — the reason is kept and nothing it read is shown: an
     exception that holds sets the rule aside and prices without it (a value before the table an amending act
     added, asked for), and only when none does is the reason given (Catala's base and exceptions)."""
-    details, given = len(pricing.details), len(pricing.given)
+    details, given, fee_values = len(pricing.details), len(pricing.given), len(pricing.fee_values)
     # what was read before (a refusal's condition), restored when the rule cannot be priced
     kept = dict(pricing.values), dict(pricing.texts), dict(pricing.products), dict(pricing.called)
     try:
         base = pricing.evaluate("formula")
     except UserError as unpriced:
-        del pricing.details[details:], pricing.given[given:]
+        del pricing.details[details:], pricing.given[given:], pricing.fee_values[fee_values:]
         pricing.values, pricing.texts, pricing.products, pricing.called = kept
         return unpriced
     assert isinstance(base, Decimal)
@@ -886,5 +889,6 @@ def formula_line(
         due=_due(program),
         details=tuple(pricing.details),
         asked=tuple(pricing.given),
+        fee_values=tuple(pricing.fee_values),
         exception=applied,
     )

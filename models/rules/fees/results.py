@@ -51,6 +51,9 @@ class QuoteLine:
     details: tuple[str, ...] = ()
     #: the values the act leaves open that this line was priced with, and who set them
     asked: tuple[AskedValue, ...] = ()
+    #: the values that are another fee of the act (a fine's ``fee = "id"``), each said with its formula and article
+    #: ("Preço público de ocupação (art. 9º) = Preço … da permissão nº 2026/0001: 5,50 × … = R$ 1.204,47 (…)")
+    fee_values: tuple[str, ...] = ()
     #: the id of the exception of a formula fee that set its general rule aside (None: the general rule)
     exception: str | None = None
 
