@@ -32,17 +32,6 @@ class Demo:
     counts: dict
 
 
-def _build(url: str) -> dict:
-    from models.demo import fill_demo
-    from models.store.bootstrap import close_database, open_database
-
-    open_database(url, create=True)
-    try:
-        return fill_demo()
-    finally:
-        close_database()
-
-
 def shared_folder(tmp_path_factory) -> Path:
     """The run's temporary folder every xdist worker sees (…/pytest-N/, which holds each worker's popen-gwN/), or
     this process's own when it runs alone."""
@@ -73,44 +62,74 @@ def _closed_alone(path: Path) -> None:
     assert not leftovers, f"the closed template left {leftovers} beside it (a WAL not checkpointed)"
 
 
-@pytest.fixture(scope="session")
-def _demo_sqlite_template(tmp_path_factory):
-    """The SQLite demo, built once per test run (:func:`built_once`); each test copies the file. Built once per
-    worker before: ``fill_demo()`` is seconds of CPU (81 s on the loaded machine of the issue-27 measure), paid by
-    every worker."""
+def shared_sqlite_template(tmp_path_factory, key: str, fill: Callable[[], dict]) -> tuple[Path, dict]:
+    """A SQLite template filled by ``fill()`` (with the new database open), built once per test run
+    (:func:`built_once`), closed alone (its WAL checkpointed into it): the file and what ``fill`` returned."""
 
     def build(folder: Path) -> None:
-        counts = _build(f"sqlite:///{folder / 'demo.sqlite3'}")
+        from models.store.bootstrap import close_database, open_database
+
+        open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
+        try:
+            counts = fill()
+        finally:
+            close_database()
         _closed_alone(folder / "demo.sqlite3")
         (folder / "counts.pickle").write_bytes(pickle.dumps(counts))
 
-    folder = built_once(tmp_path_factory, "demo-template", build)
+    folder = built_once(tmp_path_factory, key, build)
     return folder / "demo.sqlite3", pickle.loads((folder / "counts.pickle").read_bytes())
 
 
 @pytest.fixture(scope="session")
+def _demo_sqlite_template(tmp_path_factory):
+    """The SQLite demo, built once per test run (:func:`shared_sqlite_template`); each test copies the file. Built
+    once per worker before: ``fill_demo()`` is seconds of CPU (81 s on the loaded machine of the issue-27 measure),
+    paid by every worker."""
+    return shared_sqlite_template(tmp_path_factory, "demo-template", fill_demo_counts)
+
+
+@pytest.fixture(scope="session")
 def _demo_pg_template(tmp_path_factory, _pg_schema_pool):
-    """The PostgreSQL demo, built once per test run (:func:`built_once`) in a schema of its own that every worker's
-    pool copies rows from (a schema's rows can be read from another schema of the database); dropped at the end of
-    the run by the process that started the workers (:func:`db_templates.drop_shared_schemas`). Built by each
-    worker before: 275 s of CPU against 81 s on SQLite on the loaded machine of the issue-27 measure."""
+    """The PostgreSQL demo, built once per test run (:func:`shared_pg_template`). Built by each worker before: 275 s
+    of CPU against 81 s on SQLite on the loaded machine of the issue-27 measure."""
+    return shared_pg_template(tmp_path_factory, _pg_schema_pool, "demo-pg-template", fill_demo_counts)
+
+
+def fill_demo_counts(**size) -> dict:
+    from models.demo import fill_demo
+
+    return fill_demo(**size)
+
+
+def shared_pg_template(tmp_path_factory, pool, key: str, fill: Callable[[], dict]) -> tuple[str, dict]:
+    """A template schema of the run filled by ``fill()`` (with its database open), built once per test run
+    (:func:`built_once`) in a schema of its own that every worker's pool copies rows from (a schema's rows can be
+    read from another schema of the database); dropped at the end of the run by the process that started the
+    workers (:func:`db_templates.drop_shared_schemas`). The schema's name and what ``fill`` returned."""
     from db_templates import SHARED_SCHEMA
 
     def build(folder: Path) -> None:
         from conftest import _drop_schema
 
-        name = _pg_schema_pool.new_shared_schema()
+        from models.store.bootstrap import close_database, open_database
+
+        name = pool.new_shared_schema()
         try:
-            counts = _build(_pg_schema_pool.url(name))
+            open_database(pool.url(name), create=True)
+            try:
+                counts = fill()
+            finally:
+                close_database()
         except BaseException:
-            _drop_schema(_pg_schema_pool.admin, name)  # the next worker that asks builds it again
+            _drop_schema(pool.admin, name)  # the next worker that asks builds it again
             raise
         (folder / SHARED_SCHEMA).write_text(name)
         (folder / "counts.pickle").write_bytes(pickle.dumps(counts))
 
-    folder = built_once(tmp_path_factory, "demo-pg-template", build)
+    folder = built_once(tmp_path_factory, key, build)
     name = (folder / SHARED_SCHEMA).read_text()
-    _pg_schema_pool.add_template(name, shared=True)
+    pool.add_template(name, shared=True)
     return name, pickle.loads((folder / "counts.pickle").read_bytes())
 
 
@@ -161,62 +180,43 @@ def copy_demo(template, folder) -> str:
 
 @dataclass(frozen=True)
 class TownDemo:
-    """An open copy of one town's demo (``fill_demo(town=slug)``, small): the town and the copy's URL."""
+    """An open copy of one town's demo (``fill_demo(town=slug)``, small): the town, the copy's URL and what
+    ``fill_demo`` reported when it built it."""
 
     slug: str
     url: str
+    counts: dict
 
 
 #: the size of each town's demo in the desk tests: enough people for every job, built in seconds
 TOWN_SIZE = {"people": 80, "companies": 30}
 
 
+def _fill_town(slug: str) -> Callable[[], dict]:
+    """The town's demo filled into a database holding every shipped act, as the tests' empty database does
+    (tests/db_templates.py): the demo retires the others, with the reason."""
+
+    def fill() -> dict:
+        from db_templates import install_every_act
+
+        install_every_act()
+        return fill_demo_counts(town=slug, **TOWN_SIZE)
+
+    return fill
+
+
 @pytest.fixture(scope="session")
 def _town_demo_templates(tmp_path_factory):
-    """Each town's demo built once per test run (:func:`built_once`, one lock per town: two workers may build two
-    towns at once), the first time a test asks for it: slug → file. Built by each worker before (5–18 s each on
-    SQLite, six towns)."""
-
-    def template(slug: str) -> Path:
-        def build(folder: Path) -> None:
-            from models.demo import fill_demo
-            from models.store.bootstrap import close_database, open_database
-
-            open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
-            try:
-                fill_demo(town=slug, **TOWN_SIZE)
-            finally:
-                close_database()
-            _closed_alone(folder / "demo.sqlite3")
-
-        return built_once(tmp_path_factory, f"town-{slug}", build) / "demo.sqlite3"
-
-    return template
+    """Each town's demo on SQLite, built once per test run (:func:`shared_sqlite_template`, one lock per town: two
+    workers may build two towns at once), the first time a test asks for it: slug → (file, counts)."""
+    return lambda slug: shared_sqlite_template(tmp_path_factory, f"town-{slug}", _fill_town(slug))
 
 
 @pytest.fixture(scope="session")
-def _town_demo_pg_templates(_pg_schema_pool):
-    """Each town's demo on PostgreSQL, built once per worker the first time a test asks for it, kept as a template
-    schema of the worker's pool: slug → schema. (The pool's database holds every act: the demo retires the others,
-    as it does for a database given to it with acts in it.)"""
-    built: dict[str, str] = {}
-
-    def template(slug: str) -> str:
-        from models.demo import fill_demo
-        from models.store.bootstrap import close_database, open_database
-
-        if slug not in built:
-            name = _pg_schema_pool.take()
-            open_database(_pg_schema_pool.url(name))
-            try:
-                fill_demo(town=slug, **TOWN_SIZE)
-            finally:
-                close_database()
-            _pg_schema_pool.add_template(name)
-            built[slug] = name
-        return built[slug]
-
-    return template
+def _town_demo_pg_templates(tmp_path_factory, _pg_schema_pool):
+    """Each town's demo on PostgreSQL, built once per test run (:func:`shared_pg_template`) the first time a test
+    asks for it: slug → (schema, counts). Built by each worker before."""
+    return lambda slug: shared_pg_template(tmp_path_factory, _pg_schema_pool, f"town-pg-{slug}", _fill_town(slug))
 
 
 @pytest.fixture
@@ -232,24 +232,18 @@ def town_demo(request, tmp_path, app_ready):
         from db_templates import pooled_schema
 
         slug, _backend = request.param
-        template = request.getfixturevalue("_town_demo_pg_templates")(slug)
-        with pooled_schema(request.getfixturevalue("_pg_schema_pool"), template) as url:
+        schema, counts = request.getfixturevalue("_town_demo_pg_templates")(slug)
+        with pooled_schema(request.getfixturevalue("_pg_schema_pool"), schema) as url:
             open_database(url)
             set_store(tmp_path / "files")
-            try:
-                yield TownDemo(slug, url)
-            finally:
-                _stop_widget_timers()
-                close_database()
+            yield TownDemo(slug, url, dict(counts))
         return
-    template = request.getfixturevalue("_town_demo_templates")(request.param)
-    copy = tmp_path / "praca.sqlite3"
-    shutil.copyfile(template, copy)
-    url = f"sqlite:///{copy}"
+    template, counts = request.getfixturevalue("_town_demo_templates")(request.param)
+    url = copy_demo((template, counts), tmp_path)
     open_database(url)
     set_store(tmp_path / "files")
     try:
-        yield TownDemo(request.param, url)
+        yield TownDemo(request.param, url, dict(counts))
     finally:
         _stop_widget_timers()
         close_database()

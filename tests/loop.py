@@ -57,6 +57,16 @@ SQLITE_ONLY = {
     "test_appearance": "palettes and the contrast of what each desk draws (WCAG 4.5:1) on the demo; every desk's "
     "reads are tested on both back ends by test_gui_thread_desks and the desks' own modules",
     "test_dark_palette": "the colours of the screens and documents in a dark palette",
+    "test_enforcement_page": "Fiscalização's widgets driven; issuing, adjusting, an unknown offender identified, the "
+    "defence and its decision, seized goods released and donated, the debt register: test_enforcement on both back "
+    "ends; the record dialog's search on a worker: test_gui_thread_dialogs",
+    "test_charges_page": "Cobrança's widgets driven; the month's run, payments, cancelling, delinquency and the "
+    "frozen quote charged at the worklist: test_charges on both back ends, the search by name and number too "
+    "(test_the_month_is_searched_by_name_without_accents_and_by_number)",
+    "test_sixth_act_desks": "the simulator and Fiscalização driven under Cabeceira Grande's act; its quote, record, "
+    "seizure and donation: test_sixth_act and test_town_demos on both back ends",
+    "test_formula_desk": "the simulator and the application form asking a formula's open value; the value kept with "
+    "who set it in the stored quote: test_formula_fees on both back ends",
 }
 
 #: What in a test module's source says its back end matters (see the module's docstring): a module that names one

@@ -70,6 +70,22 @@ def test_month_run_previews_then_creates_once_with_frozen_formula(keys, inpc):
     assert len(october) == 1 and october[0].amount > planned.amount
 
 
+def test_the_month_is_searched_by_name_without_accents_and_by_number(keys, inpc):
+    """Cobrança's search as the clerk types (views.charges_page): the debtor's name in any case and without its
+    accents, the charge's or the permit's number; on each back end."""
+    sjc_stall(keys, "Maria das Dores Lima")
+    joao = sjc_stall(keys, "João Batista Rocha")
+    created = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))
+    charge = next(c for c in created if c.permit_id == joao.id)
+
+    def found(text: str) -> list[str]:
+        return [r.number for r in charge_rows(year=2026, month=9, text=text, today=dt.date(2026, 9, 15))]
+
+    assert len(created) == 2 and sorted(found("")) == sorted(c.number for c in created)
+    assert found("joao batista") == found("JOÃO") == found(charge.number) == found(joao.number) == [charge.number]
+    assert found("rocha maria") == []  # every word must match
+
+
 def test_month_run_lists_what_it_cannot_charge(keys, inpc):
     from factories import tpu
 

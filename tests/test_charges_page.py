@@ -145,7 +145,6 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
 
     from models.billing.charges import record_payment
     from models.billing.pricing import quote
-    from models.registry.applications import Application
     from views.front_desk import WorklistTab
 
     holder = company("Pastelaria Festa Ltda", person("Sebastião Ferreira Lopes"))
@@ -168,7 +167,8 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
         energy="high",
         year=2026,
     ).to_dict()
-    Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
+    app.quote_json = json.dumps(frozen)
+    app.save()
     tab = WorklistTab(key_dir=keys)
     qtbot.addWidget(tab)
     tab.refresh()

@@ -1,4 +1,7 @@
-"""``praca check-window``: the smoke test of an installation opens every desk, and says which one failed."""
+"""``praca check-window``: the smoke test of an installation opens every desk, and says which one failed.
+
+Every desk is built on each back end; what the command does when a desk fails and which settings it leaves alone
+is the command's, not the back end's: those run on SQLite only (``sqlite_database``)."""
 
 from __future__ import annotations
 
@@ -15,12 +18,12 @@ def test_every_desk_is_built(app_ready, database, capsys):
 
 
 @pytest.mark.qt_no_exception_capture  # the command's own hook is what is tested
-def test_a_desk_that_fails_fails_the_check(app_ready, database, capsys, monkeypatch):
+def test_a_desk_that_fails_fails_the_check(app_ready, sqlite_database, capsys, monkeypatch):
     def broken():
         raise RuntimeError("recurso ausente")
 
     monkeypatch.setattr(desktop.main_window, "_maps", broken)
-    assert main(["check-window", "--db", database]) == 1
+    assert main(["check-window", "--db", sqlite_database]) == 1
     err = capsys.readouterr().err
     assert "RuntimeError: recurso ausente" in err
     assert err.count("praca check-window:") == 1
@@ -35,7 +38,7 @@ def _settings_snapshot() -> dict:
 
 
 @pytest.mark.parametrize("before", [{}, {"window/desk": "cobranca"}], ids=["sem-ajustes", "mesa-do-escrivao"])
-def test_check_window_leaves_the_users_settings_alone(app_ready, database, capsys, before):
+def test_check_window_leaves_the_users_settings_alone(app_ready, sqlite_database, capsys, before):
     """An installation's check opens every desk and closes on the last (Cadastros): the clerk's next start still
     opens on the desk and at the size the clerk left, and a desk never used gets no settings at all."""
     from PySide6.QtCore import QSettings
@@ -45,12 +48,12 @@ def test_check_window_leaves_the_users_settings_alone(app_ready, database, capsy
     for key, value in before.items():
         settings.setValue(key, value)
     settings.sync()
-    assert main(["check-window", "--db", database]) == 0
+    assert main(["check-window", "--db", sqlite_database]) == 0
     assert _settings_snapshot() == before
     QSettings().clear()
 
 
-def test_commands_that_only_look_write_no_settings(app_ready, database, capsys, tmp_path):
+def test_commands_that_only_look_write_no_settings(app_ready, sqlite_database, capsys, tmp_path):
     """``regimes``, ``quote``, ``verify`` and ``check-window`` read; none writes the user's settings file."""
     import os
 
@@ -64,7 +67,7 @@ def test_commands_that_only_look_write_no_settings(app_ready, database, capsys, 
     for argv in (
         ["regimes"],
         ["verify", "PRACA3.AAAAAAAA.AAAA.AAAA"],
-        ["check-window", "--db", database],
+        ["check-window", "--db", sqlite_database],
     ):
         main(argv)
         assert not os.path.exists(path), argv

@@ -77,7 +77,10 @@ def test_demo_creates_then_refuses(tmp_path, capsys):
 
 
 def test_demo_on_postgres(pg_schema_url, capsys):
-    assert main(["demo", "--db", pg_schema_url]) == 0
+    """The command on PostgreSQL, with one town (the six acts' demo is built on PostgreSQL by the run's demo template,
+    tests/demo_db.py, and compared with SQLite's in test_demo)."""
+    assert main(["demo", "--town", "sao-bento", "--db", pg_schema_url]) == 0
+    assert "pessoas" in capsys.readouterr().out
     assert main(["demo", "--db", pg_schema_url]) == 2
 
 

@@ -97,7 +97,10 @@ def test_demo_is_deterministic(database):
     assert _snapshot() == first
 
 
+@pytest.mark.parametrize("demo_database", ["sqlite"], indirect=True)
 def test_demo_permits_are_deterministic(demo_database):
+    """Built again, the demo is the same (on SQLite; on PostgreSQL the next test compares the run's PostgreSQL demo,
+    a second build, with this one — a rebuild there costs minutes)."""
     first = _snapshot()  # the session's demo, built by fill_demo() once
     from models.rules.acts import catalogue
 
@@ -106,6 +109,19 @@ def test_demo_permits_are_deterministic(demo_database):
     _wipe()
     fill_demo()
     assert _snapshot() == first
+
+
+@pytest.mark.parametrize("demo_database", ["postgresql"], indirect=True)
+def test_the_demo_built_on_postgresql_is_the_one_built_on_sqlite(demo_database, demo_sqlite):
+    """The run's two demos are two builds, one per back end (tests/demo_db.py): the same people, protocols and
+    permits, in the same order."""
+    from models.store.bootstrap import close_database, open_database
+
+    on_postgresql = _snapshot()
+    assert on_postgresql[2]
+    close_database()
+    open_database(demo_sqlite)
+    assert _snapshot() == on_postgresql
 
 
 def test_demo_has_applications_and_permits_for_every_regime(database, tmp_path):

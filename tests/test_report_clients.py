@@ -60,6 +60,18 @@ def demo(tmp_path_factory, _demo_sqlite_template):
         close_database()
 
 
+BOOKS = ("taxas.xlsx", "sancoes.xlsx", "dividas.xlsx")
+
+
+@pytest.fixture(scope="module")
+def printed(demo, tmp_path_factory, need_client) -> list[Path]:
+    """The three workbooks printed to PDF by LibreOffice, once for the tests that read the print (one start of
+    LibreOffice instead of one per test)."""
+    (office,) = need_client("libreoffice|soffice")
+    folder = tmp_path_factory.mktemp("impresso")
+    return soffice(office, folder, "pdf", [demo["files"][name] for name in BOOKS], folder / "print")
+
+
 def soffice(office: str, folder: Path, target: str, files: list[Path], out: Path) -> list[Path]:
     """One LibreOffice start converting every file of ``files`` to ``target``."""
     profile = folder / "lo-profile"
@@ -109,13 +121,13 @@ def _formula_cells(path: Path) -> dict[tuple[str, str], object]:
     return out
 
 
-def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, tmp_path, need_client):
+def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, printed, tmp_path, need_client):
     """Every formula's stored result is what LibreOffice computes; every row Praça sized is at least as tall as
     LibreOffice needs for its wrapped text; printed, each page has its number."""
     import openpyxl
 
     (office,) = need_client("libreoffice|soffice")
-    books = [demo["files"]["taxas.xlsx"], demo["files"]["sancoes.xlsx"], demo["files"]["dividas.xlsx"]]
+    books = [demo["files"][name] for name in BOOKS]
     bare = []
     for book in books:
         bare.append(tmp_path / f"{book.stem}-livre.xlsx")
@@ -153,8 +165,7 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
         assert checked >= 1, book.name  # the header rows at least
 
     # printed from LibreOffice: every page numbered, every header of the charge list whole on its first page
-    pdfs = soffice(office, tmp_path, "pdf", books, tmp_path / "print")
-    for pdf in pdfs:
+    for pdf in printed:
         pages = pdf_pages(pdf)
         assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1)), pdf.name
 
@@ -310,16 +321,14 @@ def _whole(word: str, words: set[str]) -> bool:
     return word in words or any(word[:i] in words and _whole(word[i:], words) for i in cuts)
 
 
-def test_libreoffice_prints_every_workbook_at_8_pt_or_more_with_every_cell_whole(demo, tmp_path, need_client):
+def test_libreoffice_prints_every_workbook_at_8_pt_or_more_with_every_cell_whole(demo, printed):
     """Issue 32 §1: printed from LibreOffice, no character on any page of any workbook is smaller than 8 pt (the
     chart, the page's header and footer included), and every cell's text is in the PDF whole: a figure never
     loses its ",00", a word is never cut at the column's edge (a wrapped text: each of its words whole)."""
     import pdfplumber
 
-    (office,) = need_client("libreoffice|soffice")
-    books = [demo["files"][name] for name in ("taxas.xlsx", "sancoes.xlsx", "dividas.xlsx")]
-    pdfs = soffice(office, tmp_path, "pdf", books, tmp_path / "print")
-    for book, pdf in zip(books, pdfs, strict=True):
+    books = [demo["files"][name] for name in BOOKS]
+    for book, pdf in zip(books, printed, strict=True):
         with pdfplumber.open(pdf) as doc:
             texts = []
             for number, page in enumerate(doc.pages, start=1):

@@ -1,9 +1,10 @@
 """Issue 31 §2: a demo per town — one municipality with its own act, dated from today, with work open at each desk.
 
-Each town's demo is built (small) on each back end and each desk's job is done in it through the services the
-desks call: a new application filed today and a permit issued from the desk's worklist, a site with its stalls,
-a charge recorded and paid, an infraction record issued today. What a test files is the test's (``TOWN_FILINGS``
-in tests/factories.py), not the demo's; tests/test_town_demo_desks.py does the same jobs through the widgets.
+Each town's demo is built (small) on each back end, once per run (``town_demo``), and each desk's job is done in
+a copy of it through the services the desks call: a new application filed today and a permit issued from the
+desk's worklist, a site with its stalls, a charge recorded and paid, an infraction record issued today. What a
+test files is the test's (``TOWN_FILINGS`` in tests/factories.py), not the demo's; tests/test_town_demo_desks.py
+does the same jobs through the widgets.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from demo_db import TOWN_SIZE
 from factories import town_filing
 
 from models.base.errors import UserError
@@ -23,22 +25,25 @@ from models.registry.applications import Application
 from models.registry.municipality import municipality
 from models.registry.people import Company, Person
 
-SIZE = {"people": 80, "companies": 30}
-
 #: what the clerk types at issuing where the act sets no term (SJC, Lei 9.158/2014, art. 4º; Cabeceira Grande)
 NO_TERM = {"sjc", "cabeceira-grande"}
 
 
-@pytest.mark.parametrize("slug", list(TOWNS))
-def test_each_desk_job_can_be_done_in_each_towns_demo(database, slug):
-    """One build per town and back end; each desk's job done in it, and the town's open job there."""
-    counts = fill_demo(town=slug, **SIZE)
-    town_demo = (slug, TOWNS[slug], counts)
-    _one_municipality_with_its_own_act(town_demo)
-    _the_front_desk_files_today_and_issues_from_its_worklist(town_demo)
-    _the_map_desk_has_a_site_with_stalls(town_demo)
-    _the_fee_desk_charges_and_records_a_payment(town_demo)
-    _the_inspector_records_an_infraction_today(town_demo)
+@pytest.mark.parametrize(
+    "town_demo",
+    [*TOWNS, *(pytest.param((slug, "postgresql"), id=f"{slug}-postgresql") for slug in TOWNS)],
+    indirect=True,
+)
+def test_each_desk_job_can_be_done_in_each_towns_demo(town_demo):
+    """Each town's demo built on each back end (once per run: ``town_demo``, tests/demo_db.py, into a database
+    holding every act, as ``database`` does); each desk's job done in a copy of it, and the town's open job there."""
+    slug = town_demo.slug
+    town = (slug, TOWNS[slug], town_demo.counts)
+    _one_municipality_with_its_own_act(town)
+    _the_front_desk_files_today_and_issues_from_its_worklist(town)
+    _the_map_desk_has_a_site_with_stalls(town)
+    _the_fee_desk_charges_and_records_a_payment(town)
+    _the_inspector_records_an_infraction_today(town)
     OPEN_JOB.get(slug, lambda: None)()
 
 
@@ -239,7 +244,7 @@ def test_a_town_demo_built_a_year_on_still_builds(sqlite_url, slug):
     open_database(sqlite_url, create=True)
 
     day = dt.date(2027, 12, 10)
-    counts = fill_demo(town=slug, today=day, **SIZE)
+    counts = fill_demo(town=slug, today=day, **TOWN_SIZE)
     assert counts["permits"] >= 10
     assert 2027 in index_corrections("INPC")  # the INPC of 2026, applied from 2027
     if slug == "olimpia":
@@ -287,7 +292,7 @@ def test_olimpias_unclaimed_feira_goods_are_donated_after_the_term_whatever_the_
     """The feira's goods are donated the day after the 72-hour withdrawal term the act gives (LC 324/2025,
     art. 215, § 2º), which a weekend carries on: the demo read the term from the record, not "four days later",
     which fell inside it when the feira was on a Wednesday or Thursday (90 days before 08/12 or 09/12/2026)."""
-    fill_demo(town="olimpia", today=today, **SIZE)
+    fill_demo(town="olimpia", today=today, **TOWN_SIZE)
     from models.enforcement.reading import items_of
 
     (feira,) = [r for r in Record.select() if r.kind == "seizure" and "redes" in r.facts]
