@@ -16,17 +16,17 @@ from unittest import mock
 from models.base.errors import UserError
 from models.base.money import format_factor, round_cents
 from models.rules.describe.words import PER
+from models.rules.fees import QuoteLine, amount_value
 from models.rules.fees.inputs import (
     Inputs,
     amount_txt,
-    amount_value,
     due_text,
     in_formula,
     join_basis,
     unit_value_detail,
     year_for,
 )
-from models.rules.fees.results import MINUS, TIMES, QuoteLine, UnitOverrides
+from models.rules.fees.results import MINUS, TIMES, UnitOverrides
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Amount, Condition, Discount, EnergyTier, Fee, Line, Venue
 

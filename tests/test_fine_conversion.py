@@ -167,7 +167,7 @@ def test_the_depots_daily_fee_of_a_seizure_is_charged_in_reais_too(database):
 
     from models import enforcement as enf
     from models.access import session
-    from models.enforcement.drafts import ItemInput
+    from models.enforcement import ItemInput
     from models.rules import acts
 
     text = TEXT.replace(

@@ -287,7 +287,7 @@ def test_the_adjust_dialog_and_the_sanctions_report_show_the_values_given_and_wh
     from models.enforcement.sanctions_report import sanctions_report
     from reports.sanctions_report_html import sanctions_report_html, write_sanctions_report_pdf
     from reports.sanctions_report_xlsx import write_sanctions_report_xlsx
-    from views.enforcement.adjust_dialog import AdjustDialog
+    from views.enforcement import AdjustDialog
 
     _amend()
     holder = person("Rita Trailer")
@@ -333,7 +333,7 @@ def test_the_adjust_dialog_says_a_value_priced_from_the_permit_with_its_formula_
     from factories import draft, event_stall, issue_record, person
 
     from models import enforcement as enf
-    from views.enforcement.adjust_dialog import AdjustDialog
+    from views.enforcement import AdjustDialog
 
     _amend()
     holder = person("Rita Trailer")

@@ -14,8 +14,7 @@ from models.base.br import weekday_name
 from models.base.money import format_brl, format_decimal_br, format_factor
 from models.rules.describe.words import COUNTS
 from models.rules.regimes import Regime
-from models.rules.regimes.model import Amount
-from models.rules.regimes.model.act import Conversion
+from models.rules.regimes.model import Amount, Conversion
 
 # --------------------------------------------------------------------------- a fact
 
