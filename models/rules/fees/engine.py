@@ -102,7 +102,7 @@ def fee_quote(
     with a pt-BR message.
     """
     regime = regime_of(regime)
-    exemptions = {e.id: e for f in regime.fees for e in f.exemptions}
+    exemptions = {e.id: e for f in regime.fees for e in f.exemptions} if exemption is not None else {}
     if exemption is not None and exemption not in exemptions:
         options = ", ".join(exemptions) or "nenhuma"
         raise UserError(
@@ -187,6 +187,7 @@ def fee_quote(
             )
             tier_owner = None
     else:
+        given = _given(inp)
         for fee in regime.fees:
             if fee.kind == "linear-metre" and (inp.equipment is not None or inp.front is not None):
                 selected.append(fee)
@@ -196,7 +197,7 @@ def fee_quote(
                 selected.append(fee)
             elif fee.kind == "venue-table" and inp.venue is not None and inp.venue in fee.venues:
                 selected.append(fee)
-            elif fee.kind == "formula" and _formula_called_for(regime, fee, inp):
+            elif fee.kind == "formula" and _formula_called_for(regime, fee, inp, given):
                 selected.append(fee)
     if not selected:
         raise UserError(_nothing_to_price(regime), field="fees")
@@ -239,26 +240,26 @@ def fee_quote(
 def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs) -> QuoteLine:
     """A fee's line with the regime's declared reading of an ambiguous rule, and priced at R$ 0,00 where the
     case given is one the act exempts (the amount it would have been stays in the formula)."""
+    changes: dict[str, Any] = {}  # the line copied once, and only when something is added to it
     details = line.details
     if fee.reading and line.kind == "charge":
-        details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+        details = changes["details"] = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+    basis = line.basis
     if fee.amended_by and line.exception is None:
         # the general rule as an amending act worded it: said with the figure (an exception that set the rule
         # aside cites its own article, not the amended wording)
-        line = dataclasses.replace(line, basis=f"{line.basis} ({wording(fee.amended_by)})")
-    exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
-    waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
-    if exemption is None or not waived:
-        return dataclasses.replace(line, details=details)
-    cite = regime.cite_item(exemption)
-    without = format_brl(line.amount, currency=regime.currency)
-    return dataclasses.replace(
-        line,
-        amount=Decimal("0.00"),
-        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {without}",
-        basis=f"{line.basis}; {cite}",
-        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
-    )
+        basis = changes["basis"] = f"{basis} ({wording(fee.amended_by)})"
+    exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None) if inp.exemption is not None else None
+    if exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives:
+        cite = regime.cite_item(exemption)
+        without = format_brl(line.amount, currency=regime.currency)
+        changes.update(
+            amount=Decimal("0.00"),
+            formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {without}",
+            basis=f"{basis}; {cite}",
+            details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
+        )
+    return dataclasses.replace(line, **changes) if changes else line
 
 
 def _price_fee(
@@ -305,9 +306,22 @@ def _price_fee(
         lines.append(line if formula.id == fee.id else dataclasses.replace(line, fee=fee.id))
 
 
-def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
-    """A formula fee is priced unasked when the inputs that describe the stall, which it reads (itself or through
-    the fees it adds up: a surcharge on a fee), are given."""
+def _given(inp: Inputs) -> frozenset[str]:
+    """The inputs that describe the stall which the case gives: what calls a formula fee that reads one of them."""
+    given = {
+        "equipment": inp.equipment is not None,
+        "front": inp.front is not None,
+        "line": inp.line is not None,
+        "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
+        "venue": inp.venue is not None,
+        "energy": inp.energy != ENERGY_NONE,
+    }
+    return frozenset(name for name, held in given.items() if held)
+
+
+def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs, given: frozenset[str]) -> bool:
+    """A formula fee is priced unasked when the inputs that describe the stall (``given``, :func:`_given`), which
+    it reads (itself or through the fees it adds up: a surcharge on a fee), are given."""
     first = program_for(regime, fee)
     if not first.reads_through:  # found once per version of the act
         reads: set[str] = set()
@@ -321,17 +335,9 @@ def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
                     todo.append(regime.fee(other))
         first.reads_through.append(frozenset(reads))
     reads_all = first.reads_through[0]
-    given = {
-        "equipment": inp.equipment is not None,
-        "front": inp.front is not None,
-        "line": inp.line is not None,
-        "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
-        "venue": inp.venue is not None,
-        "energy": inp.energy != ENERGY_NONE,
-    }
     if "energy" in reads_all and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
         return False
-    return any(given[name] for name in given if name in reads_all)
+    return not reads_all.isdisjoint(given)
 
 
 def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:

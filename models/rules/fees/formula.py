@@ -181,6 +181,8 @@ class _Pricing:
         self.bases: list[str | None] = [program.fee.basis]
         self.given: list[AskedValue] = []
         self.called: dict[tuple[str, str], Decimal] = {}
+        #: the row of each table read (None: none holds), found once per quote
+        self.rows: dict[str, int | None] = {}
         #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
         self.products: dict[str, str] = {}
         #: the article a measure not given is asked for: an exception's while its condition is read (the depth
@@ -327,6 +329,12 @@ class _Pricing:
 
     def _row(self, name: str) -> int | None:
         """The index of the table's first row that holds (None: none holds)."""
+        if name in self.rows:
+            return self.rows[name]
+        found = self.rows[name] = self._first_row(name)
+        return found
+
+    def _first_row(self, name: str) -> int | None:
         table = self.program.tables[name]
         if table.keyed is not None:  # rows by one desk name's id: looked up
             found = table.keyed[1].get(str(self.value(table.keyed[0])))
@@ -341,33 +349,47 @@ class _Pricing:
     def _table(self, name: str) -> tuple[Value, str]:
         table = self.program.tables[name]
         index = self._row(name)
-        if index is not None:
-            row = table.table.rows[index]
-            self.bases.append(row.basis)
-            key = f"row:{name}:{index}"
-            said = self.program.said.get(key)  # the row's words: the same in every quote of this version
-            if said is None:
-                when = table.whens[index]
-                case = row.label or (self.symbolic(when) if when is not None else "demais casos")
-                cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
-                said = self.program.said[key] = (
-                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.amount)}"
-                    f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
-                )
-            value = row.amount
-            text = _factor(value)
-            if table.fiscal is not None:
-                unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
-                self.details.append(self._unit_detail(table.fiscal, self.year))
-                self.products[name] = f"{_factor(row.amount)} × {_factor(unit_value)}"
-                value, text = value * unit_value, f"({self.products[name]})"
-            self.details.append(said)
-            return value, text
-        raise UserError(
-            f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
-            f"({self.regime.cite(table.table.rows[0].basis)}) — confira os dados informados.",
-            field="fees",
-        )
+        if index is None:
+            raise UserError(
+                f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
+                f"({self.regime.cite(table.table.rows[0].basis)}) — confira os dados informados.",
+                field="fees",
+            )
+        self.bases.append(table.table.rows[index].basis)
+        key = (name, index, self.year)
+        found = None if self.inp.overrides else self.program.rows_read.get(key)
+        if found is None:  # the row's value and words: the same in every quote of this version and year
+            found = self._table_row(name, index)
+            if not self.inp.overrides:
+                self.program.rows_read[key] = found
+        value, text, product, unit_detail, said = found
+        if product is not None:
+            assert unit_detail is not None
+            self.details.append(unit_detail)
+            self.products[name] = product
+        self.details.append(said)
+        return value, text
+
+    def _table_row(self, name: str, index: int) -> tuple[Decimal, str, str | None, str | None, str]:
+        """Row ``index`` of table ``name`` read: its value, its text, the product it is written as and what the
+        fiscal unit is worth (None: a table not in fiscal units), and the row's words."""
+        table = self.program.tables[name]
+        row = table.table.rows[index]
+        key = f"row:{name}:{index}"
+        said = self.program.said.get(key)  # the row's words: the same in every quote of this version
+        if said is None:
+            when = table.whens[index]
+            case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+            cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
+            said = self.program.said[key] = (
+                f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.amount)}"
+                f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
+            )
+        if table.fiscal is None:
+            return row.amount, _factor(row.amount), None, None, said
+        unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
+        product = f"{_factor(row.amount)} × {_factor(unit_value)}"
+        return row.amount * unit_value, f"({product})", product, self._unit_detail(table.fiscal, self.year), said
 
     def _asked(self, name: str) -> tuple[Value, str]:
         item, _dim = self.program.inputs[name]
@@ -739,13 +761,17 @@ def _general_rule(pricing: _Pricing) -> UserError | None:
     exception that holds sets the rule aside and prices without it (a value before the table an amending act
     added, asked for), and only when none does is the reason given (Catala's base and exceptions)."""
     details, given, fee_values = len(pricing.details), len(pricing.given), len(pricing.fee_values)
-    # what was read before (a refusal's condition), restored when the rule cannot be priced
-    kept = dict(pricing.values), dict(pricing.texts), dict(pricing.products), dict(pricing.called)
+    # what was read before (a refusal's condition), restored when the rule cannot be priced: each name is read
+    # once and kept, so what the rule read is what was added after these many
+    read: tuple[dict[Any, Any], ...] = (pricing.values, pricing.texts, pricing.products, pricing.called)
+    kept = tuple(len(found) for found in read)
     try:
         base = pricing.evaluate("formula")
     except UserError as unpriced:
         del pricing.details[details:], pricing.given[given:], pricing.fee_values[fee_values:]
-        pricing.values, pricing.texts, pricing.products, pricing.called = kept
+        for found, count in zip(read, kept, strict=True):
+            for name in list(found)[count:]:
+                del found[name]
         return unpriced
     assert isinstance(base, Decimal)
     pricing.values["base"], pricing.texts["base"] = base, _measure(base)
@@ -815,6 +841,22 @@ def _why_not(pricing: _Pricing) -> list[str]:
     return [f"{refused}: {none} deste preço alcança {stall} ({citation})"]
 
 
+def _basis(regime: Regime, program: FeeProgram, bases: tuple[str | None, ...]) -> str:
+    """The line's articles, each once in the order read, cited: written once per version of the act and articles."""
+    found = program.bases_said.get(bases)
+    if found is not None:
+        return found
+    fee = program.fee
+    kept: tuple[str | None, ...] | list[str | None] = bases
+    if fee.amended_by is None and any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
+        # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
+        # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
+        kept = [b for b in bases if b != fee.basis]
+    joined = "; ".join(dict.fromkeys(b for b in kept if b))
+    found = program.bases_said[bases] = regime.cite(joined, None) if joined else join_basis(regime)
+    return found
+
+
 def formula_line(
     regime: Regime,
     fee: Fee,
@@ -872,17 +914,11 @@ def formula_line(
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
-    bases = pricing.bases
-    if fee.amended_by is None and any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
-        # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
-        # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
-        bases = [b for b in bases if b != fee.basis]
-    joined = "; ".join(dict.fromkeys(b for b in bases if b))
     return QuoteLine(
         label=label,
         amount=round_cents(amount),
         formula=pricing.show(shown_key),
-        basis=pricing._cite(f"basis:{joined}", joined, None) if joined else join_basis(regime),
+        basis=_basis(regime, program, tuple(pricing.bases)),
         fee=fee.id,
         kind=fee.line_kind or "charge",
         year=year,

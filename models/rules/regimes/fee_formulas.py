@@ -146,6 +146,14 @@ class FeeProgram:
     count_words: dict[str, tuple[str, str] | None] = field(default_factory=dict, compare=False)
     #: what each name read is (``term``, ``table``, ``desk``…), found at its first reading
     name_kinds: dict[str, str] = field(default_factory=dict, compare=False)
+    #: a table's row read in a year with the file's fiscal units (no value from the database), by (table, row,
+    #: year): its value, its text, the product it is written as and what the fiscal unit is worth (None: a table
+    #: not in fiscal units), the row's words — the same in every quote of this version
+    rows_read: dict[tuple[str, int, int], tuple[Decimal, str, str | None, str | None, str]] = field(
+        default_factory=dict, compare=False
+    )
+    #: the line's articles cited, by the articles it read (in reading order)
+    bases_said: dict[tuple[str | None, ...], str] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
