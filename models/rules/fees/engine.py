@@ -188,7 +188,7 @@ def fee_quote(
             tier_owner = None
     else:
         given = _given(inp)
-        for fee in regime.fees:
+        for fee, reads in zip(regime.fees, _formula_reads(regime), strict=True):
             if fee.kind == "linear-metre" and (inp.equipment is not None or inp.front is not None):
                 selected.append(fee)
             elif fee.kind == "per-area-month" and (inp.line is not None or inp.area is not None):
@@ -197,7 +197,7 @@ def fee_quote(
                 selected.append(fee)
             elif fee.kind == "venue-table" and inp.venue is not None and inp.venue in fee.venues:
                 selected.append(fee)
-            elif fee.kind == "formula" and _formula_called_for(regime, fee, inp, given):
+            elif reads is not None and _formula_called_for(reads, inp, given):
                 selected.append(fee)
     if not selected:
         raise UserError(_nothing_to_price(regime), field="fees")
@@ -319,25 +319,43 @@ def _given(inp: Inputs) -> frozenset[str]:
     return frozenset(name for name, held in given.items() if held)
 
 
-def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs, given: frozenset[str]) -> bool:
+#: what each fee of a version of an act reads through (:func:`_formula_reads`), by the act's id and SHA-256
+_READS: dict[tuple[str, str], tuple[frozenset[str] | None, ...]] = {}
+
+
+def _formula_reads(regime: Regime) -> tuple[frozenset[str] | None, ...]:
+    """For each fee of the act, in its order, the desk's inputs a formula fee reads, itself or through the fees it
+    adds up (None: a fee of another kind): found once per version of the act (a regime built in memory, whose
+    fees may change, each time)."""
+    key = (regime.id, regime.sha256) if regime.sha256 else None
+    found = _READS.get(key) if key is not None else None
+    if found is None:
+        found = tuple(_reads_through(regime, fee) if fee.kind == "formula" else None for fee in regime.fees)
+        if key is not None:
+            _READS[key] = found
+    return found
+
+
+def _reads_through(regime: Regime, fee: Fee) -> frozenset[str]:
+    """The desk's inputs a formula fee reads, itself or through the fees it adds up (a surcharge on a fee)."""
+    reads: set[str] = set()
+    todo, seen = [fee], set()
+    while todo:
+        program = program_for(regime, todo.pop())
+        reads |= program.reads
+        for other in program.fees:
+            if other not in seen and regime.fee(other).kind == "formula":
+                seen.add(other)
+                todo.append(regime.fee(other))
+    return frozenset(reads)
+
+
+def _formula_called_for(reads: frozenset[str], inp: Inputs, given: frozenset[str]) -> bool:
     """A formula fee is priced unasked when the inputs that describe the stall (``given``, :func:`_given`), which
-    it reads (itself or through the fees it adds up: a surcharge on a fee), are given."""
-    first = program_for(regime, fee)
-    if not first.reads_through:  # found once per version of the act
-        reads: set[str] = set()
-        todo, seen = [fee], set()
-        while todo:
-            program = program_for(regime, todo.pop())
-            reads |= program.reads
-            for other in program.fees:
-                if other not in seen and regime.fee(other).kind == "formula":
-                    seen.add(other)
-                    todo.append(regime.fee(other))
-        first.reads_through.append(frozenset(reads))
-    reads_all = first.reads_through[0]
-    if "energy" in reads_all and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
+    it reads (``reads``: itself or through the fees it adds up, :func:`_formula_reads`), are given."""
+    if "energy" in reads and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
         return False
-    return not reads_all.isdisjoint(given)
+    return not reads.isdisjoint(given)
 
 
 def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:

@@ -100,9 +100,11 @@ def checked_asked(
 ) -> dict[str, Decimal]:
     """The values given for the act's asked inputs (``declared``: those of the act's fees, unless given — a fine's),
     each within the bounds the act sets; anything else is one clear ``UserError`` (field ``inputs.NAME``)."""
+    if not values:
+        return {}
     declared = asked_inputs(regime) if declared is None else declared
     result: dict[str, Decimal] = {}
-    for name, raw in (values or {}).items():
+    for name, raw in values.items():
         item = declared.get(name)
         if item is None:
             options = ", ".join(declared) or "nenhum"

@@ -128,8 +128,6 @@ class FeeProgram:
     #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
     #: kept once written
     said: dict[str, str] = field(default_factory=dict, compare=False)
-    #: the desk's inputs it reads itself or through the fees it adds up (found at its first quote)
-    reads_through: list[frozenset[str]] = field(default_factory=list, compare=False)
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
     #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
     said_types: dict[str, Type] = field(default_factory=dict, compare=False)
