@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, to_decimal
@@ -29,6 +29,8 @@ from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.legacy_fees import formulas_of
 from models.rules.regimes.model import Choice, EnergyTier, Fee
 from models.rules.regimes.regime import wording
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------- the engine
 
@@ -243,7 +245,10 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
     changes: dict[str, Any] = {}  # the line copied once, and only when something is added to it
     details = line.details
     if fee.reading and line.kind == "charge":
-        details = changes["details"] = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+        details = changes["details"] = (
+            *details,
+            _per_version(regime, ("reading", fee.id), lambda: _reading(regime, fee)),
+        )
     basis = line.basis
     if fee.amended_by and line.exception is None:
         # the general rule as an amending act worded it: said with the figure (an exception that set the rule
@@ -260,6 +265,27 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
             details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
         )
     return dataclasses.replace(line, **changes) if changes else line
+
+
+def _reading(regime: Regime, fee: Fee) -> str:
+    """How Praça reads an ambiguous rule of the fee, with its article: said on each of its lines."""
+    return f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}"
+
+
+#: what the engine works out alike for every quote of a version of an act, by the act's id and SHA-256 and what
+_VERSIONED: dict[tuple[str, str, object], Any] = {}
+
+
+def _per_version(regime: Regime, what: tuple[object, ...], make: Callable[[], T]) -> T:
+    """``make()``, worked out once per version of the act (by ``what``); each time for a regime built in memory,
+    whose fees may change."""
+    if not regime.sha256:
+        return make()
+    key = (regime.id, regime.sha256, what)
+    found = _VERSIONED.get(key, _VERSIONED)
+    if found is _VERSIONED:
+        found = _VERSIONED[key] = make()
+    return found  # type: ignore[no-any-return]
 
 
 def _price_fee(
@@ -308,32 +334,30 @@ def _price_fee(
 
 def _given(inp: Inputs) -> frozenset[str]:
     """The inputs that describe the stall which the case gives: what calls a formula fee that reads one of them."""
-    given = {
-        "equipment": inp.equipment is not None,
-        "front": inp.front is not None,
-        "line": inp.line is not None,
-        "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
-        "venue": inp.venue is not None,
-        "energy": inp.energy != ENERGY_NONE,
-    }
-    return frozenset(name for name, held in given.items() if held)
-
-
-#: what each fee of a version of an act reads through (:func:`_formula_reads`), by the act's id and SHA-256
-_READS: dict[tuple[str, str], tuple[frozenset[str] | None, ...]] = {}
+    given = []
+    if inp.equipment is not None:
+        given.append("equipment")
+    if inp.front is not None:
+        given.append("front")
+    if inp.line is not None:
+        given.append("line")
+    if inp.area is not None or (inp.front is not None and inp.depth is not None):
+        given.append("area")
+    if inp.venue is not None:
+        given.append("venue")
+    if inp.energy != ENERGY_NONE:
+        given.append("energy")
+    return frozenset(given)
 
 
 def _formula_reads(regime: Regime) -> tuple[frozenset[str] | None, ...]:
     """For each fee of the act, in its order, the desk's inputs a formula fee reads, itself or through the fees it
-    adds up (None: a fee of another kind): found once per version of the act (a regime built in memory, whose
-    fees may change, each time)."""
-    key = (regime.id, regime.sha256) if regime.sha256 else None
-    found = _READS.get(key) if key is not None else None
-    if found is None:
-        found = tuple(_reads_through(regime, fee) if fee.kind == "formula" else None for fee in regime.fees)
-        if key is not None:
-            _READS[key] = found
-    return found
+    adds up (None: a fee of another kind): found once per version of the act."""
+    return _per_version(
+        regime,
+        ("reads",),
+        lambda: tuple(_reads_through(regime, fee) if fee.kind == "formula" else None for fee in regime.fees),
+    )
 
 
 def _reads_through(regime: Regime, fee: Fee) -> frozenset[str]:
@@ -361,20 +385,18 @@ def _formula_called_for(reads: frozenset[str], inp: Inputs, given: frozenset[str
 def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:
     """Inputs given that none of the priced fees reads: said, never silently dropped."""
     notes: list[str] = []
-    conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
-    reads = {name for f in selected if f.kind == "formula" for name in program_for(regime, f).reads}
-    if inp.mei and not any(c.mei is not None for c in conditions) and "mei" not in reads:
+    mei_read, local_read, by_day, reads, used = _per_version(
+        regime, ("read", *(f.id for f in selected)), lambda: _read_by(regime, selected)
+    )
+    if inp.mei and not mei_read:
         notes.append(
             "MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não altera o valor."
         )
-    if inp.local and not any(c.local is not None for c in conditions) and "local" not in reads:
+    if inp.local and not local_read:
         notes.append(
             "Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
             "município — a informação não altera o valor."
         )
-    by_day = "days" in reads or any(
-        f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected
-    )
     if inp.days is not None and not by_day:
         days = f"{inp.days} {'dia' if inp.days == 1 else 'dias'}"
         notes.append(
@@ -393,11 +415,27 @@ def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str
                 f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
                 "calculados (peça-o pelo id)."
             )
-    used = {item.name for f in selected for item in f.inputs}
     for name in inp.asked:
         if name not in used:
             notes.append(f"O valor informado para '{name}' não entra no cálculo: nenhum dos preços calculados o usa.")
     return notes
+
+
+def _read_by(regime: Regime, selected: list[Fee]) -> tuple[bool, bool, bool, frozenset[str], frozenset[str]]:
+    """What the fees priced read of the case: whether one has a discount or condition for an MEI, for one of the
+    town, whether one is priced by the day; the desk's inputs the formula fees read, the asked values they use."""
+    conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
+    reads = frozenset(name for f in selected if f.kind == "formula" for name in program_for(regime, f).reads)
+    by_day = "days" in reads or any(
+        f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected
+    )
+    return (
+        any(c.mei is not None for c in conditions) or "mei" in reads,
+        any(c.local is not None for c in conditions) or "local" in reads,
+        by_day,
+        reads,
+        frozenset(item.name for f in selected for item in f.inputs),
+    )
 
 
 def _by_name(regime: Regime, asked: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -626,11 +626,13 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
         return "sim" if value else "não"
     name = text.strip()
     if isinstance(value, Decimal):
-        words = _count_words(pricing.program, key)
-        if words is not None and value == value.to_integral():
-            return f"{int(value)} {words[0] if value == 1 else words[1]}"
-        fiscal = _fiscal_value(pricing, name)
-        return fiscal if fiscal is not None else _measure(value)
+        # said alike for the same value as written (and the same row of a table in fiscal units): kept
+        program = pricing.program
+        memo = (key, str(value), pricing._row(name) if name in program.tables else None)
+        found = program.said_values.get(memo)
+        if found is None:
+            found = program.said_values[memo] = _said_number(pricing, key, name, value)
+        return found
     inp = pricing.inp
     if name == "energy":
         tier = next((t for f in pricing.regime.fees for t in f.energy_tiers() if t.id == value), None)
@@ -639,6 +641,16 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
     if name in ("equipment", "line", "venue") and chosen is not None and chosen.id == value:
         return chosen.label
     return str(value)
+
+
+def _said_number(pricing: _Pricing, key: str, name: str, value: Decimal) -> str:
+    """A number a text says: a count with its word, a value of the act in fiscal units as the act writes it, a
+    measure as the desk writes it."""
+    words = _count_words(pricing.program, key)
+    if words is not None and value == value.to_integral():
+        return f"{int(value)} {words[0] if value == 1 else words[1]}"
+    fiscal = _fiscal_value(pricing, name)
+    return fiscal if fiscal is not None else _measure(value)
 
 
 def _fiscal_value(pricing: _Pricing, name: str) -> str | None:

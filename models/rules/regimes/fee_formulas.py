@@ -152,6 +152,9 @@ class FeeProgram:
     )
     #: the line's articles cited, by the articles it read (in reading order)
     bases_said: dict[tuple[str | None, ...], str] = field(default_factory=dict, compare=False)
+    #: a number a text says (``3 dias``, ``60 UFESP``), by its compiled key, its value as written and the row of
+    #: the table in fiscal units it is (None: not one)
+    said_values: dict[tuple[str, str, int | None], str] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
