@@ -160,6 +160,18 @@ def _name_kind(program: FeeProgram, regime: Regime, name: str) -> str:
     return "desk"
 
 
+def _min_max_args(program: FeeProgram, name: str, tree: Expr) -> tuple[tuple[str, bool], ...]:
+    """A term that is the greater or the lesser of its arguments: the compiled key of each argument, and whether it
+    is a sum or a product (not a plain name or number); none for any other term."""
+    if not (isinstance(tree, Call) and tree.function in ("min", "max")):
+        return ()
+    return tuple(
+        (f"term:{name}:arg:{j}", not isinstance(arg, (Name, Num)))
+        for j, arg in enumerate(tree.args)
+        if f"term:{name}:arg:{j}" in program.compiled
+    )
+
+
 class _Pricing:
     """One evaluation of a formula fee (the :class:`Env` of its compiled closures): the values read, each once,
     and the details in reading order."""
@@ -308,20 +320,15 @@ class _Pricing:
         0,80 = 4,00``); when a plain value gave it (a minimum that binds), the sums and products set aside, for the
         caller to write out after it when their article is cited too (``máx(0,01 + 0,01; 1,00) = 1,00 (0,01 +
         0,01 = 0,02)``)."""
-        if not (isinstance(tree, Call) and tree.function in ("min", "max")):
-            return "", ""
-        compound = [
-            (j, f"term:{name}:arg:{j}")
-            for j, arg in enumerate(tree.args)
-            if not isinstance(arg, (Name, Num)) and f"term:{name}:arg:{j}" in self.program.compiled
-        ]
-        for j, arg in enumerate(tree.args):
-            key = f"term:{name}:arg:{j}"
-            if key in self.program.compiled and self.evaluate(key) == value:
-                if not isinstance(arg, (Name, Num)):
+        args = self.program.min_max.get(name)
+        if args is None:  # its arguments' keys, found once per version of the act
+            args = self.program.min_max[name] = _min_max_args(self.program, name, tree)
+        for key, compound in args:
+            if self.evaluate(key) == value:
+                if compound:
                     return f" = {self.show(key)}", ""
                 break
-        aside = "; ".join(f"{self.show(key)} = {_measure(self._decimal(key))}" for _j, key in compound)
+        aside = "; ".join(f"{self.show(key)} = {_measure(self._decimal(key))}" for key, compound in args if compound)
         return "", f" ({aside})" if aside else ""
 
     def _decimal(self, key: str) -> Decimal:

@@ -155,6 +155,9 @@ class FeeProgram:
     #: a number a text says (``3 dias``, ``60 UFESP``), by its compiled key, its value as written and the row of
     #: the table in fiscal units it is (None: not one)
     said_values: dict[tuple[str, str, int | None], str] = field(default_factory=dict, compare=False)
+    #: a term that is the greater or the lesser of its arguments: each argument's compiled key and whether it is a
+    #: sum or a product, by the term's name (none: another term)
+    min_max: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
