@@ -280,18 +280,23 @@ class _Pricing:
         conditional = bool(term.term.cited)
         if not conditional:  # its article before those of what it reads
             self.bases.append(term.term.basis)
+        if term.tree is None and not conditional:  # a value of the act: said alike in every quote of a year
+            key = (name, self.year)
+            found = None if self.inp.overrides else self.program.terms_read.get(key)
+            if found is None:
+                value, text, said, product, unit_detail = self._value_term(name)
+                cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
+                found = value, text, product, unit_detail, f"{label} = {said} ({cite})"
+                if not self.inp.overrides:
+                    self.program.terms_read[key] = found
+            value, text, product, unit_detail, detail = found
+            self._in_units(name, product, unit_detail)
+            self.details.append(detail)
+            return value, text
         aside = ""  # what a minimum or maximum set aside came to (_chosen)
-        if term.tree is None:
-            assert term.term.value is not None  # the loader asks for value or formula
-            value = term.term.value
-            if term.fiscal is None:
-                said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
-            else:
-                unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
-                self.details.append(self._unit_detail(term.fiscal, self.year))
-                said = f"{_factor(value)} {term.term.unit}"
-                self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
-                value, text = value * unit_value, f"({self.products[name]})"
+        if term.tree is None:  # a value of the act cited by condition
+            value, text, said, product, unit_detail = self._value_term(name)
+            self._in_units(name, product, unit_detail)
         else:
             computed = self.evaluate(f"term:{name}")
             assert isinstance(computed, Decimal)
@@ -313,6 +318,30 @@ class _Pricing:
             cite = self._cite(f"term:{name}:{joined}", joined, term.term.basis_act, term.term.amended_by)
         self.details.append(f"{label} = {said} ({cite})")
         return value, text
+
+    def _in_units(self, name: str, product: str | None, unit_detail: str | None) -> None:
+        """A value of the act in fiscal units read: what the unit is worth said, the value written as a product."""
+        if product is not None:
+            assert unit_detail is not None
+            self.details.append(unit_detail)
+            self.products[name] = product
+
+    def _value_term(self, name: str) -> tuple[Decimal, str, str, str | None, str | None]:
+        """A term the act gives a value: its value, its text, what the details say it is, the product it is written
+        as and what the fiscal unit is worth (None: not in fiscal units)."""
+        term = self.program.terms[name]
+        value = term.term.value
+        assert value is not None  # the loader asks for value or formula
+        product = unit_detail = None
+        if term.fiscal is None:
+            said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
+        else:
+            unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
+            unit_detail = self._unit_detail(term.fiscal, self.year)
+            said = f"{_factor(value)} {term.term.unit}"
+            product = f"{_factor(value)} × {_factor(unit_value)}"
+            value, text = value * unit_value, f"({product})"
+        return value, text, said, product, unit_detail
 
     def _chosen(self, name: str, tree: Expr, value: Decimal) -> tuple[str, str]:
         """A term whose articles are cited by condition and that is the greater or the lesser of its arguments: the
@@ -372,10 +401,7 @@ class _Pricing:
             if not self.inp.overrides:
                 self.program.rows_read[key] = found
         value, text, product, unit_detail, said = found
-        if product is not None:
-            assert unit_detail is not None
-            self.details.append(unit_detail)
-            self.products[name] = product
+        self._in_units(name, product, unit_detail)
         self.details.append(said)
         return value, text
 

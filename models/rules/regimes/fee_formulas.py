@@ -158,6 +158,11 @@ class FeeProgram:
     #: a term that is the greater or the lesser of its arguments: each argument's compiled key and whether it is a
     #: sum or a product, by the term's name (none: another term)
     min_max: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict, compare=False)
+    #: a term the act gives a value, cited unconditionally, read in a year with the file's fiscal units, by (term,
+    #: year): its value, its text, its product and fiscal unit's worth (None: not in fiscal units), its detail
+    terms_read: dict[tuple[str, int], tuple[Decimal, str, str | None, str | None, str]] = field(
+        default_factory=dict, compare=False
+    )
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
