@@ -28,7 +28,7 @@ from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Name, Num, Str
 from models.rules.formulas.types import Dim
 from models.rules.regimes import Regime
-from models.rules.regimes.fee_formulas import DESK_INPUTS, PLACEHOLDER, FeeProgram, program_for
+from models.rules.regimes.fee_formulas import DESK_INPUTS, PLACEHOLDER, FeeProgram, Read, program_for
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import CALLED, SETTERS, AskedInput
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
@@ -281,18 +281,13 @@ class _Pricing:
         if not conditional:  # its article before those of what it reads
             self.bases.append(term.term.basis)
         if term.tree is None and not conditional:  # a value of the act: said alike in every quote of a year
-            key = (name, self.year)
-            found = None if self.inp.overrides else self.program.terms_read.get(key)
-            if found is None:
+
+            def read() -> Read:
                 value, text, said, product, unit_detail = self._value_term(name)
                 cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
-                found = value, text, product, unit_detail, f"{label} = {said} ({cite})"
-                if not self.inp.overrides:
-                    self.program.terms_read[key] = found
-            value, text, product, unit_detail, detail = found
-            self._in_units(name, product, unit_detail)
-            self.details.append(detail)
-            return value, text
+                return value, text, product, unit_detail, f"{label} = {said} ({cite})"
+
+            return self._read_once(("term", name, self.year), name, read)
         aside = ""  # what a minimum or maximum set aside came to (_chosen)
         if term.tree is None:  # a value of the act cited by condition
             value, text, said, product, unit_detail = self._value_term(name)
@@ -394,18 +389,23 @@ class _Pricing:
                 field="fees",
             )
         self.bases.append(table.table.rows[index].basis)
-        key = (name, index, self.year)
-        found = None if self.inp.overrides else self.program.rows_read.get(key)
-        if found is None:  # the row's value and words: the same in every quote of this version and year
-            found = self._table_row(name, index)
+        return self._read_once(("row", name, index, self.year), name, lambda: self._table_row(name, index))
+
+    def _read_once(self, key: tuple[str | int, ...], name: str, read: Callable[[], Read]) -> tuple[Value, str]:
+        """A value of the act (a term's, a table row's) read — worked out once per version of the act and year
+        (``key``) when the file's fiscal units are used, anew with values from the database: its value and text;
+        what its fiscal unit is worth and its words said."""
+        found = None if self.inp.overrides else self.program.values_read.get(key)
+        if found is None:
+            found = read()
             if not self.inp.overrides:
-                self.program.rows_read[key] = found
+                self.program.values_read[key] = found
         value, text, product, unit_detail, said = found
         self._in_units(name, product, unit_detail)
         self.details.append(said)
         return value, text
 
-    def _table_row(self, name: str, index: int) -> tuple[Decimal, str, str | None, str | None, str]:
+    def _table_row(self, name: str, index: int) -> Read:
         """Row ``index`` of table ``name`` read: its value, its text, the product it is written as and what the
         fiscal unit is worth (None: a table not in fiscal units), and the row's words."""
         table = self.program.tables[name]

@@ -106,6 +106,11 @@ class ExceptionProgram:
     formula: Expr
 
 
+#: a value of the act read: its value, its text, the product it is written as and what its fiscal unit is worth
+#: (None: not in fiscal units), and its words in the details
+Read = tuple[Decimal, str, str | None, str | None, str]
+
+
 @dataclass(frozen=True)
 class FeeProgram:
     """A formula fee, checked and parsed: what the engine evaluates."""
@@ -144,12 +149,9 @@ class FeeProgram:
     count_words: dict[str, tuple[str, str] | None] = field(default_factory=dict, compare=False)
     #: what each name read is (``term``, ``table``, ``desk``…), found at its first reading
     name_kinds: dict[str, str] = field(default_factory=dict, compare=False)
-    #: a table's row read in a year with the file's fiscal units (no value from the database), by (table, row,
-    #: year): its value, its text, the product it is written as and what the fiscal unit is worth (None: a table
-    #: not in fiscal units), the row's words — the same in every quote of this version
-    rows_read: dict[tuple[str, int, int], tuple[Decimal, str, str | None, str | None, str]] = field(
-        default_factory=dict, compare=False
-    )
+    #: a value of the act read in a year with the file's fiscal units (none from the database): a table's row by
+    #: ("row", table, row, year), a term the act gives a value by ("term", name, year) — the same in every quote
+    values_read: dict[tuple[str | int, ...], Read] = field(default_factory=dict, compare=False)
     #: the line's articles cited, by the articles it read (in reading order)
     bases_said: dict[tuple[str | None, ...], str] = field(default_factory=dict, compare=False)
     #: a number a text says (``3 dias``, ``60 UFESP``), by its compiled key, its value as written and the row of
@@ -158,11 +160,6 @@ class FeeProgram:
     #: a term that is the greater or the lesser of its arguments: each argument's compiled key and whether it is a
     #: sum or a product, by the term's name (none: another term)
     min_max: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict, compare=False)
-    #: a term the act gives a value, cited unconditionally, read in a year with the file's fiscal units, by (term,
-    #: year): its value, its text, its product and fiscal unit's worth (None: not in fiscal units), its detail
-    terms_read: dict[tuple[str, int], tuple[Decimal, str, str | None, str | None, str]] = field(
-        default_factory=dict, compare=False
-    )
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
