@@ -152,8 +152,12 @@ def quantize_places(value: str | int | Decimal, places: int) -> Decimal:
     """Round ``value`` to ``places`` decimal places, ``ROUND_HALF_UP``."""
     if places < 0:
         raise ValueError("places must be >= 0")
-    exponent = Decimal(1).scaleb(-places)
+    exponent = _EXPONENTS[places] if places < len(_EXPONENTS) else Decimal(1).scaleb(-places)
     return to_decimal(value).quantize(exponent, rounding=ROUND_HALF_UP)
+
+
+#: ``Decimal(1).scaleb(-places)`` for the usual places (cents, a factor's six places…): made once
+_EXPONENTS = tuple(Decimal(1).scaleb(-places) for places in range(9))
 
 
 def round_cents(value: str | int | Decimal) -> Decimal:

@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, to_decimal
@@ -29,6 +29,8 @@ from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.legacy_fees import formulas_of
 from models.rules.regimes.model import Choice, EnergyTier, Fee
 from models.rules.regimes.regime import wording
+
+T = TypeVar("T")
 
 # --------------------------------------------------------------------------- the engine
 
@@ -102,7 +104,7 @@ def fee_quote(
     with a pt-BR message.
     """
     regime = regime_of(regime)
-    exemptions = {e.id: e for f in regime.fees for e in f.exemptions}
+    exemptions = {e.id: e for f in regime.fees for e in f.exemptions} if exemption is not None else {}
     if exemption is not None and exemption not in exemptions:
         options = ", ".join(exemptions) or "nenhuma"
         raise UserError(
@@ -187,7 +189,8 @@ def fee_quote(
             )
             tier_owner = None
     else:
-        for fee in regime.fees:
+        given = _given(inp)
+        for fee, reads in zip(regime.fees, _formula_reads(regime), strict=True):
             if fee.kind == "linear-metre" and (inp.equipment is not None or inp.front is not None):
                 selected.append(fee)
             elif fee.kind == "per-area-month" and (inp.line is not None or inp.area is not None):
@@ -196,7 +199,7 @@ def fee_quote(
                 selected.append(fee)
             elif fee.kind == "venue-table" and inp.venue is not None and inp.venue in fee.venues:
                 selected.append(fee)
-            elif fee.kind == "formula" and _formula_called_for(regime, fee, inp):
+            elif reads is not None and _formula_called_for(reads, inp, given):
                 selected.append(fee)
     if not selected:
         raise UserError(_nothing_to_price(regime), field="fees")
@@ -239,26 +242,50 @@ def fee_quote(
 def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs) -> QuoteLine:
     """A fee's line with the regime's declared reading of an ambiguous rule, and priced at R$ 0,00 where the
     case given is one the act exempts (the amount it would have been stays in the formula)."""
+    changes: dict[str, Any] = {}  # the line copied once, and only when something is added to it
     details = line.details
     if fee.reading and line.kind == "charge":
-        details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+        details = changes["details"] = (
+            *details,
+            _per_version(regime, ("reading", fee.id), lambda: _reading(regime, fee)),
+        )
+    basis = line.basis
     if fee.amended_by and line.exception is None:
         # the general rule as an amending act worded it: said with the figure (an exception that set the rule
         # aside cites its own article, not the amended wording)
-        line = dataclasses.replace(line, basis=f"{line.basis} ({wording(fee.amended_by)})")
-    exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
-    waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
-    if exemption is None or not waived:
-        return dataclasses.replace(line, details=details)
-    cite = regime.cite_item(exemption)
-    without = format_brl(line.amount, currency=regime.currency)
-    return dataclasses.replace(
-        line,
-        amount=Decimal("0.00"),
-        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {without}",
-        basis=f"{line.basis}; {cite}",
-        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
-    )
+        basis = changes["basis"] = f"{basis} ({wording(fee.amended_by)})"
+    exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None) if inp.exemption is not None else None
+    if exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives:
+        cite = regime.cite_item(exemption)
+        without = format_brl(line.amount, currency=regime.currency)
+        changes.update(
+            amount=Decimal("0.00"),
+            formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {without}",
+            basis=f"{basis}; {cite}",
+            details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
+        )
+    return dataclasses.replace(line, **changes) if changes else line
+
+
+def _reading(regime: Regime, fee: Fee) -> str:
+    """How Praça reads an ambiguous rule of the fee, with its article: said on each of its lines."""
+    return f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}"
+
+
+#: what the engine works out alike for every quote of a version of an act, by the act's id and SHA-256 and what
+_VERSIONED: dict[tuple[str, str, object], Any] = {}
+
+
+def _per_version(regime: Regime, what: tuple[object, ...], make: Callable[[], T]) -> T:
+    """``make()``, worked out once per version of the act (by ``what``); each time for a regime built in memory,
+    whose fees may change."""
+    if not regime.sha256:
+        return make()
+    key = (regime.id, regime.sha256, what)
+    found = _VERSIONED.get(key, _VERSIONED)
+    if found is _VERSIONED:
+        found = _VERSIONED[key] = make()
+    return found  # type: ignore[no-any-return]
 
 
 def _price_fee(
@@ -305,52 +332,71 @@ def _price_fee(
         lines.append(line if formula.id == fee.id else dataclasses.replace(line, fee=fee.id))
 
 
-def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
-    """A formula fee is priced unasked when the inputs that describe the stall, which it reads (itself or through
-    the fees it adds up: a surcharge on a fee), are given."""
-    first = program_for(regime, fee)
-    if not first.reads_through:  # found once per version of the act
-        reads: set[str] = set()
-        todo, seen = [fee], set()
-        while todo:
-            program = program_for(regime, todo.pop())
-            reads |= program.reads
-            for other in program.fees:
-                if other not in seen and regime.fee(other).kind == "formula":
-                    seen.add(other)
-                    todo.append(regime.fee(other))
-        first.reads_through.append(frozenset(reads))
-    reads_all = first.reads_through[0]
-    given = {
-        "equipment": inp.equipment is not None,
-        "front": inp.front is not None,
-        "line": inp.line is not None,
-        "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
-        "venue": inp.venue is not None,
-        "energy": inp.energy != ENERGY_NONE,
-    }
-    if "energy" in reads_all and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
+def _given(inp: Inputs) -> frozenset[str]:
+    """The inputs that describe the stall which the case gives: what calls a formula fee that reads one of them."""
+    given = []
+    if inp.equipment is not None:
+        given.append("equipment")
+    if inp.front is not None:
+        given.append("front")
+    if inp.line is not None:
+        given.append("line")
+    if inp.area is not None or (inp.front is not None and inp.depth is not None):
+        given.append("area")
+    if inp.venue is not None:
+        given.append("venue")
+    if inp.energy != ENERGY_NONE:
+        given.append("energy")
+    return frozenset(given)
+
+
+def _formula_reads(regime: Regime) -> tuple[frozenset[str] | None, ...]:
+    """For each fee of the act, in its order, the desk's inputs a formula fee reads, itself or through the fees it
+    adds up (None: a fee of another kind): found once per version of the act."""
+    return _per_version(
+        regime,
+        ("reads",),
+        lambda: tuple(_reads_through(regime, fee) if fee.kind == "formula" else None for fee in regime.fees),
+    )
+
+
+def _reads_through(regime: Regime, fee: Fee) -> frozenset[str]:
+    """The desk's inputs a formula fee reads, itself or through the fees it adds up (a surcharge on a fee)."""
+    reads: set[str] = set()
+    todo, seen = [fee], set()
+    while todo:
+        program = program_for(regime, todo.pop())
+        reads |= program.reads
+        for other in program.fees:
+            if other not in seen and regime.fee(other).kind == "formula":
+                seen.add(other)
+                todo.append(regime.fee(other))
+    return frozenset(reads)
+
+
+def _formula_called_for(reads: frozenset[str], inp: Inputs, given: frozenset[str]) -> bool:
+    """A formula fee is priced unasked when the inputs that describe the stall (``given``, :func:`_given`), which
+    it reads (``reads``: itself or through the fees it adds up, :func:`_formula_reads`), are given."""
+    if "energy" in reads and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
         return False
-    return any(given[name] for name in given if name in reads_all)
+    return not reads.isdisjoint(given)
 
 
 def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:
     """Inputs given that none of the priced fees reads: said, never silently dropped."""
     notes: list[str] = []
-    conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
-    reads = {name for f in selected if f.kind == "formula" for name in program_for(regime, f).reads}
-    if inp.mei and not any(c.mei is not None for c in conditions) and "mei" not in reads:
+    mei_read, local_read, by_day, reads, used = _per_version(
+        regime, ("read", *(f.id for f in selected)), lambda: _read_by(regime, selected)
+    )
+    if inp.mei and not mei_read:
         notes.append(
             "MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não altera o valor."
         )
-    if inp.local and not any(c.local is not None for c in conditions) and "local" not in reads:
+    if inp.local and not local_read:
         notes.append(
             "Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
             "município — a informação não altera o valor."
         )
-    by_day = "days" in reads or any(
-        f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected
-    )
     if inp.days is not None and not by_day:
         days = f"{inp.days} {'dia' if inp.days == 1 else 'dias'}"
         notes.append(
@@ -369,11 +415,27 @@ def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str
                 f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
                 "calculados (peça-o pelo id)."
             )
-    used = {item.name for f in selected for item in f.inputs}
     for name in inp.asked:
         if name not in used:
             notes.append(f"O valor informado para '{name}' não entra no cálculo: nenhum dos preços calculados o usa.")
     return notes
+
+
+def _read_by(regime: Regime, selected: list[Fee]) -> tuple[bool, bool, bool, frozenset[str], frozenset[str]]:
+    """What the fees priced read of the case: whether one has a discount or condition for an MEI, for one of the
+    town, whether one is priced by the day; the desk's inputs the formula fees read, the asked values they use."""
+    conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
+    reads = frozenset(name for f in selected if f.kind == "formula" for name in program_for(regime, f).reads)
+    by_day = "days" in reads or any(
+        f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected
+    )
+    return (
+        any(c.mei is not None for c in conditions) or "mei" in reads,
+        any(c.local is not None for c in conditions) or "local" in reads,
+        by_day,
+        reads,
+        frozenset(item.name for f in selected for item in f.inputs),
+    )
 
 
 def _by_name(regime: Regime, asked: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:

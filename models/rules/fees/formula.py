@@ -28,7 +28,7 @@ from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Name, Num, Str
 from models.rules.formulas.types import Dim
 from models.rules.regimes import Regime
-from models.rules.regimes.fee_formulas import DESK_INPUTS, PLACEHOLDER, FeeProgram, program_for
+from models.rules.regimes.fee_formulas import DESK_INPUTS, PLACEHOLDER, FeeProgram, Read, program_for
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import CALLED, SETTERS, AskedInput
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
@@ -100,9 +100,11 @@ def checked_asked(
 ) -> dict[str, Decimal]:
     """The values given for the act's asked inputs (``declared``: those of the act's fees, unless given — a fine's),
     each within the bounds the act sets; anything else is one clear ``UserError`` (field ``inputs.NAME``)."""
+    if not values:
+        return {}
     declared = asked_inputs(regime) if declared is None else declared
     result: dict[str, Decimal] = {}
-    for name, raw in (values or {}).items():
+    for name, raw in values.items():
         item = declared.get(name)
         if item is None:
             options = ", ".join(declared) or "nenhum"
@@ -158,6 +160,18 @@ def _name_kind(program: FeeProgram, regime: Regime, name: str) -> str:
     return "desk"
 
 
+def _min_max_args(program: FeeProgram, name: str, tree: Expr) -> tuple[tuple[str, bool], ...]:
+    """A term that is the greater or the lesser of its arguments: the compiled key of each argument, and whether it
+    is a sum or a product (not a plain name or number); none for any other term."""
+    if not (isinstance(tree, Call) and tree.function in ("min", "max")):
+        return ()
+    return tuple(
+        (f"term:{name}:arg:{j}", not isinstance(arg, (Name, Num)))
+        for j, arg in enumerate(tree.args)
+        if f"term:{name}:arg:{j}" in program.compiled
+    )
+
+
 class _Pricing:
     """One evaluation of a formula fee (the :class:`Env` of its compiled closures): the values read, each once,
     and the details in reading order."""
@@ -181,6 +195,8 @@ class _Pricing:
         self.bases: list[str | None] = [program.fee.basis]
         self.given: list[AskedValue] = []
         self.called: dict[tuple[str, str], Decimal] = {}
+        #: the row of each table read (None: none holds), found once per quote
+        self.rows: dict[str, int | None] = {}
         #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
         self.products: dict[str, str] = {}
         #: the article a measure not given is asked for: an exception's while its condition is read (the depth
@@ -264,18 +280,18 @@ class _Pricing:
         conditional = bool(term.term.cited)
         if not conditional:  # its article before those of what it reads
             self.bases.append(term.term.basis)
+        if term.tree is None and not conditional:  # a value of the act: said alike in every quote of a year
+
+            def read() -> Read:
+                value, text, said, product, unit_detail = self._value_term(name)
+                cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
+                return value, text, product, unit_detail, f"{label} = {said} ({cite})"
+
+            return self._read_once(("term", name, self.year), name, read)
         aside = ""  # what a minimum or maximum set aside came to (_chosen)
-        if term.tree is None:
-            assert term.term.value is not None  # the loader asks for value or formula
-            value = term.term.value
-            if term.fiscal is None:
-                said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
-            else:
-                unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
-                self.details.append(self._unit_detail(term.fiscal, self.year))
-                said = f"{_factor(value)} {term.term.unit}"
-                self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
-                value, text = value * unit_value, f"({self.products[name]})"
+        if term.tree is None:  # a value of the act cited by condition
+            value, text, said, product, unit_detail = self._value_term(name)
+            self._in_units(name, product, unit_detail)
         else:
             computed = self.evaluate(f"term:{name}")
             assert isinstance(computed, Decimal)
@@ -298,26 +314,45 @@ class _Pricing:
         self.details.append(f"{label} = {said} ({cite})")
         return value, text
 
+    def _in_units(self, name: str, product: str | None, unit_detail: str | None) -> None:
+        """A value of the act in fiscal units read: what the unit is worth said, the value written as a product."""
+        if product is not None:
+            assert unit_detail is not None
+            self.details.append(unit_detail)
+            self.products[name] = product
+
+    def _value_term(self, name: str) -> tuple[Decimal, str, str, str | None, str | None]:
+        """A term the act gives a value: its value, its text, what the details say it is, the product it is written
+        as and what the fiscal unit is worth (None: not in fiscal units)."""
+        term = self.program.terms[name]
+        value = term.term.value
+        assert value is not None  # the loader asks for value or formula
+        product = unit_detail = None
+        if term.fiscal is None:
+            said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
+        else:
+            unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
+            unit_detail = self._unit_detail(term.fiscal, self.year)
+            said = f"{_factor(value)} {term.term.unit}"
+            product = f"{_factor(value)} × {_factor(unit_value)}"
+            value, text = value * unit_value, f"({product})"
+        return value, text, said, product, unit_detail
+
     def _chosen(self, name: str, tree: Expr, value: Decimal) -> tuple[str, str]:
         """A term whose articles are cited by condition and that is the greater or the lesser of its arguments: the
         one that gave its value, written out when it is a sum or a product (``máx(3,20 + 0,80; 1,00) = 3,20 +
         0,80 = 4,00``); when a plain value gave it (a minimum that binds), the sums and products set aside, for the
         caller to write out after it when their article is cited too (``máx(0,01 + 0,01; 1,00) = 1,00 (0,01 +
         0,01 = 0,02)``)."""
-        if not (isinstance(tree, Call) and tree.function in ("min", "max")):
-            return "", ""
-        compound = [
-            (j, f"term:{name}:arg:{j}")
-            for j, arg in enumerate(tree.args)
-            if not isinstance(arg, (Name, Num)) and f"term:{name}:arg:{j}" in self.program.compiled
-        ]
-        for j, arg in enumerate(tree.args):
-            key = f"term:{name}:arg:{j}"
-            if key in self.program.compiled and self.evaluate(key) == value:
-                if not isinstance(arg, (Name, Num)):
+        args = self.program.min_max.get(name)
+        if args is None:  # its arguments' keys, found once per version of the act
+            args = self.program.min_max[name] = _min_max_args(self.program, name, tree)
+        for key, compound in args:
+            if self.evaluate(key) == value:
+                if compound:
                     return f" = {self.show(key)}", ""
                 break
-        aside = "; ".join(f"{self.show(key)} = {_measure(self._decimal(key))}" for _j, key in compound)
+        aside = "; ".join(f"{self.show(key)} = {_measure(self._decimal(key))}" for key, compound in args if compound)
         return "", f" ({aside})" if aside else ""
 
     def _decimal(self, key: str) -> Decimal:
@@ -327,6 +362,12 @@ class _Pricing:
 
     def _row(self, name: str) -> int | None:
         """The index of the table's first row that holds (None: none holds)."""
+        if name in self.rows:
+            return self.rows[name]
+        found = self.rows[name] = self._first_row(name)
+        return found
+
+    def _first_row(self, name: str) -> int | None:
         table = self.program.tables[name]
         if table.keyed is not None:  # rows by one desk name's id: looked up
             found = table.keyed[1].get(str(self.value(table.keyed[0])))
@@ -341,33 +382,49 @@ class _Pricing:
     def _table(self, name: str) -> tuple[Value, str]:
         table = self.program.tables[name]
         index = self._row(name)
-        if index is not None:
-            row = table.table.rows[index]
-            self.bases.append(row.basis)
-            key = f"row:{name}:{index}"
-            said = self.program.said.get(key)  # the row's words: the same in every quote of this version
-            if said is None:
-                when = table.whens[index]
-                case = row.label or (self.symbolic(when) if when is not None else "demais casos")
-                cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
-                said = self.program.said[key] = (
-                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.amount)}"
-                    f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
-                )
-            value = row.amount
-            text = _factor(value)
-            if table.fiscal is not None:
-                unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
-                self.details.append(self._unit_detail(table.fiscal, self.year))
-                self.products[name] = f"{_factor(row.amount)} × {_factor(unit_value)}"
-                value, text = value * unit_value, f"({self.products[name]})"
-            self.details.append(said)
-            return value, text
-        raise UserError(
-            f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
-            f"({self.regime.cite(table.table.rows[0].basis)}) — confira os dados informados.",
-            field="fees",
-        )
+        if index is None:
+            raise UserError(
+                f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
+                f"({self.regime.cite(table.table.rows[0].basis)}) — confira os dados informados.",
+                field="fees",
+            )
+        self.bases.append(table.table.rows[index].basis)
+        return self._read_once(("row", name, index, self.year), name, lambda: self._table_row(name, index))
+
+    def _read_once(self, key: tuple[str | int, ...], name: str, read: Callable[[], Read]) -> tuple[Value, str]:
+        """A value of the act (a term's, a table row's) read — worked out once per version of the act and year
+        (``key``) when the file's fiscal units are used, anew with values from the database: its value and text;
+        what its fiscal unit is worth and its words said."""
+        found = None if self.inp.overrides else self.program.values_read.get(key)
+        if found is None:
+            found = read()
+            if not self.inp.overrides:
+                self.program.values_read[key] = found
+        value, text, product, unit_detail, said = found
+        self._in_units(name, product, unit_detail)
+        self.details.append(said)
+        return value, text
+
+    def _table_row(self, name: str, index: int) -> Read:
+        """Row ``index`` of table ``name`` read: its value, its text, the product it is written as and what the
+        fiscal unit is worth (None: a table not in fiscal units), and the row's words."""
+        table = self.program.tables[name]
+        row = table.table.rows[index]
+        key = f"row:{name}:{index}"
+        said = self.program.said.get(key)  # the row's words: the same in every quote of this version
+        if said is None:
+            when = table.whens[index]
+            case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+            cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
+            said = self.program.said[key] = (
+                f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.amount)}"
+                f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
+            )
+        if table.fiscal is None:
+            return row.amount, _factor(row.amount), None, None, said
+        unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
+        product = f"{_factor(row.amount)} × {_factor(unit_value)}"
+        return row.amount * unit_value, f"({product})", product, self._unit_detail(table.fiscal, self.year), said
 
     def _asked(self, name: str) -> tuple[Value, str]:
         item, _dim = self.program.inputs[name]
@@ -602,11 +659,13 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
         return "sim" if value else "não"
     name = text.strip()
     if isinstance(value, Decimal):
-        words = _count_words(pricing.program, key)
-        if words is not None and value == value.to_integral():
-            return f"{int(value)} {words[0] if value == 1 else words[1]}"
-        fiscal = _fiscal_value(pricing, name)
-        return fiscal if fiscal is not None else _measure(value)
+        # said alike for the same value as written (and the same row of a table in fiscal units): kept
+        program = pricing.program
+        memo = (key, str(value), pricing._row(name) if name in program.tables else None)
+        found = program.said_values.get(memo)
+        if found is None:
+            found = program.said_values[memo] = _said_number(pricing, key, name, value)
+        return found
     inp = pricing.inp
     if name == "energy":
         tier = next((t for f in pricing.regime.fees for t in f.energy_tiers() if t.id == value), None)
@@ -615,6 +674,16 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
     if name in ("equipment", "line", "venue") and chosen is not None and chosen.id == value:
         return chosen.label
     return str(value)
+
+
+def _said_number(pricing: _Pricing, key: str, name: str, value: Decimal) -> str:
+    """A number a text says: a count with its word, a value of the act in fiscal units as the act writes it, a
+    measure as the desk writes it."""
+    words = _count_words(pricing.program, key)
+    if words is not None and value == value.to_integral():
+        return f"{int(value)} {words[0] if value == 1 else words[1]}"
+    fiscal = _fiscal_value(pricing, name)
+    return fiscal if fiscal is not None else _measure(value)
 
 
 def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
@@ -739,13 +808,17 @@ def _general_rule(pricing: _Pricing) -> UserError | None:
     exception that holds sets the rule aside and prices without it (a value before the table an amending act
     added, asked for), and only when none does is the reason given (Catala's base and exceptions)."""
     details, given, fee_values = len(pricing.details), len(pricing.given), len(pricing.fee_values)
-    # what was read before (a refusal's condition), restored when the rule cannot be priced
-    kept = dict(pricing.values), dict(pricing.texts), dict(pricing.products), dict(pricing.called)
+    # what was read before (a refusal's condition), restored when the rule cannot be priced: each name is read
+    # once and kept, so what the rule read is what was added after these many
+    read: tuple[dict[Any, Any], ...] = (pricing.values, pricing.texts, pricing.products, pricing.called)
+    kept = tuple(len(found) for found in read)
     try:
         base = pricing.evaluate("formula")
     except UserError as unpriced:
         del pricing.details[details:], pricing.given[given:], pricing.fee_values[fee_values:]
-        pricing.values, pricing.texts, pricing.products, pricing.called = kept
+        for found, count in zip(read, kept, strict=True):
+            for name in list(found)[count:]:
+                del found[name]
         return unpriced
     assert isinstance(base, Decimal)
     pricing.values["base"], pricing.texts["base"] = base, _measure(base)
@@ -815,6 +888,22 @@ def _why_not(pricing: _Pricing) -> list[str]:
     return [f"{refused}: {none} deste preço alcança {stall} ({citation})"]
 
 
+def _basis(regime: Regime, program: FeeProgram, bases: tuple[str | None, ...]) -> str:
+    """The line's articles, each once in the order read, cited: written once per version of the act and articles."""
+    found = program.bases_said.get(bases)
+    if found is not None:
+        return found
+    fee = program.fee
+    kept: tuple[str | None, ...] | list[str | None] = bases
+    if fee.amended_by is None and any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
+        # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
+        # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
+        kept = [b for b in bases if b != fee.basis]
+    joined = "; ".join(dict.fromkeys(b for b in kept if b))
+    found = program.bases_said[bases] = regime.cite(joined, None) if joined else join_basis(regime)
+    return found
+
+
 def formula_line(
     regime: Regime,
     fee: Fee,
@@ -872,17 +961,11 @@ def formula_line(
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
-    bases = pricing.bases
-    if fee.amended_by is None and any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
-        # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
-        # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
-        bases = [b for b in bases if b != fee.basis]
-    joined = "; ".join(dict.fromkeys(b for b in bases if b))
     return QuoteLine(
         label=label,
         amount=round_cents(amount),
         formula=pricing.show(shown_key),
-        basis=pricing._cite(f"basis:{joined}", joined, None) if joined else join_basis(regime),
+        basis=_basis(regime, program, tuple(pricing.bases)),
         fee=fee.id,
         kind=fee.line_kind or "charge",
         year=year,

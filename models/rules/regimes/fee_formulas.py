@@ -106,6 +106,11 @@ class ExceptionProgram:
     formula: Expr
 
 
+#: a value of the act read: its value, its text, the product it is written as and what its fiscal unit is worth
+#: (None: not in fiscal units), and its words in the details
+Read = tuple[Decimal, str, str | None, str | None, str]
+
+
 @dataclass(frozen=True)
 class FeeProgram:
     """A formula fee, checked and parsed: what the engine evaluates."""
@@ -128,8 +133,6 @@ class FeeProgram:
     #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
     #: kept once written
     said: dict[str, str] = field(default_factory=dict, compare=False)
-    #: the desk's inputs it reads itself or through the fees it adds up (found at its first quote)
-    reads_through: list[frozenset[str]] = field(default_factory=list, compare=False)
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
     #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
     said_types: dict[str, Type] = field(default_factory=dict, compare=False)
@@ -146,6 +149,17 @@ class FeeProgram:
     count_words: dict[str, tuple[str, str] | None] = field(default_factory=dict, compare=False)
     #: what each name read is (``term``, ``table``, ``desk``…), found at its first reading
     name_kinds: dict[str, str] = field(default_factory=dict, compare=False)
+    #: a value of the act read in a year with the file's fiscal units (none from the database): a table's row by
+    #: ("row", table, row, year), a term the act gives a value by ("term", name, year) — the same in every quote
+    values_read: dict[tuple[str | int, ...], Read] = field(default_factory=dict, compare=False)
+    #: the line's articles cited, by the articles it read (in reading order)
+    bases_said: dict[tuple[str | None, ...], str] = field(default_factory=dict, compare=False)
+    #: a number a text says (``3 dias``, ``60 UFESP``), by its compiled key, its value as written and the row of
+    #: the table in fiscal units it is (None: not one)
+    said_values: dict[tuple[str, str, int | None], str] = field(default_factory=dict, compare=False)
+    #: a term that is the greater or the lesser of its arguments: each argument's compiled key and whether it is a
+    #: sum or a product, by the term's name (none: another term)
+    min_max: dict[str, tuple[tuple[str, bool], ...]] = field(default_factory=dict, compare=False)
 
 
 def fee_expressions(fee: Fee) -> Iterator[tuple[str, str]]:
