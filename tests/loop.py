@@ -65,6 +65,9 @@ SQLITE_ONLY = {
     "(test_the_month_is_searched_by_name_without_accents_and_by_number)",
     "test_sixth_act_desks": "the simulator and Fiscalização driven under Cabeceira Grande's act; its quote, record, "
     "seizure and donation: test_sixth_act and test_town_demos on both back ends",
+    "test_permits_tab_drive": "Permissões' buttons, confirmations, dialogs' refusals, documents refused, keyboard and "
+    "table models; suspend, reactivate, revoke, cancel, renewal refused, the deadlines closed, leave and transfer: "
+    "test_permits on both back ends; the search and the acts written on workers: test_permits_tab on both",
     "test_formula_desk": "the simulator and the application form asking a formula's open value; the value kept with "
     "who set it in the stored quote: test_formula_fees on both back ends",
 }
