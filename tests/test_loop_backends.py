@@ -158,3 +158,15 @@ def _listed(item) -> str:
 def _params(item) -> list:
     callspec = getattr(item, "callspec", None)
     return list(callspec.params.values()) if callspec is not None else []
+
+
+@pytest.mark.xdist_group("loop_check")
+def test_the_xdist_groups_reach_the_scheduler(request):
+    """Under ``--dist loadgroup`` the scheduler reads a test's group off its node id (pytest-xdist 3.8: ``…@group``):
+    a pytest that no longer takes that id (9.2, pytest-dev/pytest-xdist#1386) or loop.py's markers set after
+    pytest-xdist has read them would spread a group over the workers, each making its module-scoped fixture."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not under --dist loadgroup (make test)")
+    assert request.node.nodeid.endswith("@loop_check")
+    grouped = [item for item in request.session.items if item.get_closest_marker("xdist_group")]
+    assert [item.nodeid for item in grouped if "@" not in item.nodeid] == []
