@@ -55,8 +55,11 @@ PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Markers from what each test uses, xdist groups, hypothesis's examples for the profile (tests/loop.py)."""
+    """Markers from what each test uses, xdist groups, hypothesis's examples for the profile (tests/loop.py). First:
+    pytest-xdist's worker reads the ``xdist_group`` markers in its own hook, registered after this one and so called
+    before it — the groups set here were never seen, and each worker made the module-scoped fixtures again."""
     loop.modify_items(config, items)
 
 

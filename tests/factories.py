@@ -920,6 +920,24 @@ def select(tab, number: str) -> None:
     assert tab.select_permit(find_permit(number).id), f"{number} not in {shown(tab)}"
 
 
+def history_kinds(tab) -> list[str]:
+    """The kinds of the selected permit's history, as Permissões lists them."""
+    model = tab.history_model
+    return [model.data(model.index(r, 1)) for r in range(model.rowCount())]
+
+
+def set_status(tab, key) -> None:
+    tab.status.setCurrentIndex(tab.status.findData(key))
+
+
+def click(qtbot, button) -> None:
+    """A click on ``button``, which must be enabled (its text says which one was not)."""
+    from PySide6.QtCore import Qt
+
+    assert button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
 # Sites straight on the tables: a bare permit to hold a stall, a feira, a placed stall (tests/test_sites.py,
 # test_bad_input, test_concurrency).
 _permit_seq = iter(range(1, 10_000))

@@ -18,11 +18,13 @@ end.
 **The PostgreSQL variant where the back end matters.** A test that takes ``database``, ``demo_database`` or
 ``db_url`` runs on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL; its PostgreSQL run costs 2–3 times its
 SQLite one. The modules of :data:`SQLITE_ONLY` (each with why) are about what the screen draws or how keys move,
-which the back end cannot change: their PostgreSQL runs are deselected (every test still runs on SQLite). A
-module stays off that list when its source names anything the back ends treat differently
+which the back end cannot change: their PostgreSQL runs are deselected (every test still runs on SQLite). A test
+of a module that keeps its PostgreSQL runs can be left out alone (:data:`SQLITE_ONLY_TESTS`, ``module::test``), when
+it checks what happens once the back end has answered (a cancelled export's file handling). A
+module or a test stays off those lists when its source names anything the back ends treat differently
 (:data:`BACK_END_MATTERS`: raw SQL, transactions and locks, threads, the audit trail and its triggers, schemas
 and migrations, bulk import, roles and logins, backups, PostgreSQL itself); tests/test_loop_backends.py fails
-when a listed module does. When in doubt, a module keeps its PostgreSQL variant.
+when a listed module or test does. When in doubt, a module keeps its PostgreSQL variant.
 
 **Hypothesis profiles**, by ``HYPOTHESIS_PROFILE`` (``ci`` under ``CI=true``, else ``dev``): ``ci`` runs each
 property with the examples its test asks for (100 when it asks none); ``dev`` runs a tenth of them, at least
@@ -65,8 +67,22 @@ SQLITE_ONLY = {
     "(test_the_month_is_searched_by_name_without_accents_and_by_number)",
     "test_sixth_act_desks": "the simulator and Fiscalização driven under Cabeceira Grande's act; its quote, record, "
     "seizure and donation: test_sixth_act and test_town_demos on both back ends",
+    "test_permits_tab_drive": "Permissões' buttons, confirmations, dialogs' refusals, documents refused, keyboard and "
+    "table models; suspend, reactivate, revoke, cancel, renewal refused, the deadlines closed, leave and transfer: "
+    "test_permits on both back ends; the search and the acts written on workers: test_permits_tab on both",
     "test_formula_desk": "the simulator and the application form asking a formula's open value; the value kept with "
     "who set it in the stored quote: test_formula_fees on both back ends",
+}
+
+#: Single tests whose PostgreSQL run is left out in a module that keeps its own (``module::test``: why) — a test
+#: whose source names nothing of :data:`BACK_END_MATTERS` and checks what happens after the back end has answered.
+SQLITE_ONLY_TESTS = {
+    "test_sanctions_report::test_a_cancelled_export_keeps_the_old_file_and_leaves_no_temporary_one": "a cancel "
+    "while the file is written (after the gathering): the old file kept, no temporary one left; the gathering and "
+    "each format written from PostgreSQL: the module's other tests on both back ends",
+    "test_fee_report::test_export_is_atomic_a_cancel_leaves_nothing_and_keeps_the_old_file": "a cancel while the "
+    "file is written (after the gathering): the old file kept, nothing left; the gathering and each format written "
+    "from PostgreSQL: the module's other tests on both back ends",
 }
 
 #: What in a test module's source says its back end matters (see the module's docstring): a module that names one
@@ -188,9 +204,11 @@ def _on_postgresql(item) -> bool:
 
 
 def sqlite_only(item) -> bool:
-    """Whether ``item`` is the PostgreSQL run of a test of a :data:`SQLITE_ONLY` module (deselected)."""
-    module = getattr(item, "module", None)
-    return _on_postgresql(item) and getattr(module, "__name__", "") in SQLITE_ONLY
+    """Whether ``item`` is the PostgreSQL run of a test of a :data:`SQLITE_ONLY` module or of one of
+    :data:`SQLITE_ONLY_TESTS` (deselected)."""
+    module = getattr(getattr(item, "module", None), "__name__", "")
+    test = f"{module}::{getattr(item, 'originalname', '')}"
+    return _on_postgresql(item) and (module in SQLITE_ONLY or test in SQLITE_ONLY_TESTS)
 
 
 def _scale_hypothesis(item) -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_trees import parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "models"
 TREE = ("desktop", "views", "reports", "models")  # the application's packages (not tests/, which may look inside)
@@ -71,7 +73,7 @@ def walk(tree: ast.AST):
 
 def imports_of(module: str, path: Path, modules: dict[str, Path]) -> list[tuple[str, str, int]]:
     """(imported module, name or "", line) for every import in the file that lands in the package."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     is_package = path.name == "__init__.py"
     found = []
     for node in walk(tree):
@@ -162,7 +164,7 @@ def _private(name: str) -> bool:
 
 def _module_aliases(module: str, path: Path, modules: dict[str, Path]) -> dict[str, str]:
     """Local names bound to a module of the package: `import models.a as m`, `from models import a`."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     is_package = path.name == "__init__.py"
     aliases = {}
     for node in walk(tree):
@@ -188,7 +190,7 @@ def private_imports(root: Path = ROOT, packages: tuple[str, ...] = TREE) -> set[
             if _private(imported) and target != name:
                 found.add((name, f"{target}.{imported}"))
         aliases = _module_aliases(name, path, modules)
-        for node in walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in walk(parsed(path)):
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)

@@ -13,6 +13,8 @@ import ast
 import re
 from pathlib import Path
 
+from source_trees import nodes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,8 +22,7 @@ def test_no_float_in_models():
     """Money and measures that become money are Decimal: no float() in the domain."""
     offences = []
     for path in sorted((ROOT / "models").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in nodes(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float":
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not offences, "float() in models/: " + ", ".join(offences)
@@ -47,7 +48,7 @@ def test_month_and_day_names_are_not_written_by_hand():
     offences = []
     for root in ("desktop", "views", "reports", "models"):
         for path in sorted((ROOT / root).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in nodes(path):
                 if isinstance(node, ast.Dict):
                     items = node.values
                 elif isinstance(node, ast.Tuple | ast.List | ast.Set):
@@ -65,7 +66,7 @@ def test_the_sanctions_workbook_is_built_with_the_toolkit_not_from_the_fee_repor
     report imports nothing from the fee report's workbook, and no package re-exports the toolkit's names."""
     offences = []
     for path in [ROOT / "reports" / "sanctions_report_xlsx.py", *sorted((ROOT / "reports" / "workbook").glob("*.py"))]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reports.fee_report"):
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {node.module}")
     init = ast.parse((ROOT / "reports" / "workbook" / "__init__.py").read_text(encoding="utf-8"))

@@ -34,6 +34,22 @@ def test_a_module_run_on_sqlite_only_names_nothing_the_back_ends_treat_different
     assert loop.SQLITE_ONLY[module].strip(), f"{module}: say why its back end cannot matter"
 
 
+@pytest.mark.parametrize("test", sorted(loop.SQLITE_ONLY_TESTS))
+def test_a_test_run_on_sqlite_only_names_nothing_the_back_ends_treat_differently(test):
+    module, name = test.split("::")
+    source = _source(module)
+    [function] = [
+        node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.FunctionDef) and node.name == name
+    ] or [None]
+    assert function is not None, f"{test}: no such test"
+    text = "\n".join(ast.get_source_segment(source, d) or "" for d in function.decorator_list)
+    text += "\n" + (ast.get_source_segment(source, function) or "")
+    found = [match.group(0) for match in loop.BACK_END_MATTERS.finditer(text)]
+    assert not found, f"{test} names what the back ends treat differently ({', '.join(found)}): not SQLITE_ONLY_TESTS"
+    assert module not in loop.SQLITE_ONLY, f"{test}: its module is SQLite-only already"
+    assert loop.SQLITE_ONLY_TESTS[test].strip(), f"{test}: say why its back end cannot matter"
+
+
 def _database_fixtures() -> set[str]:
     """``database``, ``db_url``, ``demo_database`` and the builders' fixtures (tests/factories.py) that take one of
     them, at any depth: ``keys`` takes ``database``, ``mei`` takes it too."""
@@ -95,9 +111,17 @@ def test_what_only_a_screen_does_is_not_taken_for_a_back_end_difference(line):
     assert not loop.BACK_END_MATTERS.search(line)
 
 
-def _item(module: str, back_end: str | None):
+def _item(module: str, back_end: str | None, name: str = "test_x"):
     params = {} if back_end is None else {"database": back_end}
-    return SimpleNamespace(module=SimpleNamespace(__name__=module), callspec=SimpleNamespace(params=params))
+    return SimpleNamespace(
+        module=SimpleNamespace(__name__=module), originalname=name, callspec=SimpleNamespace(params=params)
+    )
+
+
+def test_only_the_postgresql_run_of_a_listed_test_is_left_out_not_its_neighbours():
+    module, name = next(iter(loop.SQLITE_ONLY_TESTS)).split("::")
+    items = [_item(module, "postgresql", name), _item(module, "sqlite", name), _item(module, "postgresql")]
+    assert [loop.sqlite_only(item) for item in items] == [True, False, False]
 
 
 def test_only_the_postgresql_run_of_a_listed_module_is_left_out():
@@ -115,14 +139,34 @@ def test_only_the_postgresql_run_of_a_listed_module_is_left_out():
     assert len(kept) == 4
 
 
-def test_no_postgresql_run_of_a_listed_module_is_collected_and_its_sqlite_runs_are(request):
-    """In this run (when it collects a listed module): its SQLite runs are there, its PostgreSQL runs are not."""
-    listed = [item for item in request.session.items if getattr(item.module, "__name__", "") in loop.SQLITE_ONLY]
+def test_no_postgresql_run_of_a_listed_module_or_test_is_collected_and_its_sqlite_runs_are(request):
+    """In this run (when it collects a listed module or test): its SQLite runs are there, its PostgreSQL runs are
+    not."""
+    listed = [item for item in request.session.items if _listed(item)]
     assert not [item.nodeid for item in listed if loop._on_postgresql(item)]
-    on_sqlite = {getattr(item.module, "__name__", "") for item in listed if "sqlite" in _params(item)}
-    assert on_sqlite == {getattr(item.module, "__name__", "") for item in listed if _params(item)}
+    on_sqlite = {_listed(item) for item in listed if "sqlite" in _params(item)}
+    assert on_sqlite == {_listed(item) for item in listed if _params(item)}
+
+
+def _listed(item) -> str:
+    """The entry of :data:`loop.SQLITE_ONLY` or :data:`loop.SQLITE_ONLY_TESTS` that lists ``item``, else ''."""
+    module = getattr(getattr(item, "module", None), "__name__", "")
+    test = f"{module}::{getattr(item, 'originalname', '')}"
+    return module if module in loop.SQLITE_ONLY else test if test in loop.SQLITE_ONLY_TESTS else ""
 
 
 def _params(item) -> list:
     callspec = getattr(item, "callspec", None)
     return list(callspec.params.values()) if callspec is not None else []
+
+
+@pytest.mark.xdist_group("loop_check")
+def test_the_xdist_groups_reach_the_scheduler(request):
+    """Under ``--dist loadgroup`` the scheduler reads a test's group off its node id (pytest-xdist 3.8: ``…@group``):
+    a pytest that no longer takes that id (9.2, pytest-dev/pytest-xdist#1386) or loop.py's markers set after
+    pytest-xdist has read them would spread a group over the workers, each making its module-scoped fixture."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not under --dist loadgroup (make test)")
+    assert request.node.nodeid.endswith("@loop_check")
+    grouped = [item for item in request.session.items if item.get_closest_marker("xdist_group")]
+    assert [item.nodeid for item in grouped if "@" not in item.nodeid] == []

@@ -17,6 +17,8 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
+from source_trees import nodes, parsed
+
 ROOT = Path(__file__).resolve().parent.parent
 APPLICATION = ("desktop", "views", "reports", "models", "bench")
 SCOPE = (*APPLICATION, "tests")
@@ -57,7 +59,7 @@ class Names:
     def __init__(self, root: Path = ROOT, packages: tuple[str, ...] = SCOPE) -> None:
         self.root = root
         self.modules = _modules(root, packages)
-        self.trees = {m: ast.parse(p.read_text(encoding="utf-8"), filename=str(p)) for m, p in self.modules.items()}
+        self.trees = {m: parsed(p) for m, p in self.modules.items()}
         # module -> local name -> (source module, name there), for names bound at the top by a from-import
         self.bindings: dict[str, dict[str, tuple[str, str]]] = {}
         # every (importer, source, name, line) of a name (not a module) of the tree
@@ -65,7 +67,7 @@ class Names:
         for module, tree in self.trees.items():
             top = {id(node) for node in tree.body}
             bound = self.bindings.setdefault(module, {})
-            for node in ast.walk(tree):
+            for node in nodes(self.modules[module]):
                 if not isinstance(node, ast.ImportFrom):
                     continue
                 source = _source(module, self.modules[module], node)
@@ -120,9 +122,9 @@ class Names:
         ``__init__`` itself uses is not a mere re-export)."""
         through = {(source, name) for _, source, name, _ in self.imports}
         read = set()
-        for module, tree in self.trees.items():
+        for module in self.trees:
             aliases = {}
-            for node in ast.walk(tree):
+            for node in nodes(self.modules[module]):
                 if isinstance(node, ast.Import):
                     for alias in node.names:
                         aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else ""
@@ -131,7 +133,7 @@ class Names:
                     for alias in node.names:
                         if f"{source}.{alias.name}" in self.modules:
                             aliases[alias.asname or alias.name] = f"{source}.{alias.name}"
-            for node in ast.walk(tree):
+            for node in nodes(self.modules[module]):
                 if isinstance(node, ast.Attribute):
                     chain, value = [node.attr], node.value
                     while isinstance(value, ast.Attribute):
@@ -148,8 +150,11 @@ class Names:
         found = set()
         for package, bound in self.bindings.items():
             if self.is_package(package) and package.split(".")[0] != "tests":
-                tree = self.trees[package]
-                local = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                local = {
+                    n.id
+                    for n in nodes(self.modules[package])
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                }
                 for name, (source, _) in bound.items():
                     used = (package, name) in through or (package, name) in read or name in local
                     if source.startswith(package + ".") and not used:

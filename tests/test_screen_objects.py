@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_trees import nodes
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -19,7 +21,7 @@ def mixed_classes(*packages: str) -> list[str]:
     found = []
     for package in packages:
         for path in sorted((ROOT / package).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in nodes(path):
                 if isinstance(node, ast.ClassDef) and len(node.bases) > 1:
                     bases = ", ".join(ast.unparse(b) for b in node.bases)
                     found.append(f"{path.relative_to(ROOT)}:{node.name}({bases})")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from source_trees import nodes
+
 TESTS = Path(__file__).resolve().parent
 
 
@@ -25,8 +27,7 @@ def imports_between_tests() -> set[tuple[str, str]]:
     """Every (importer, imported) pair of test modules, at module level or inside a function."""
     found = set()
     for path in sorted(TESTS.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
+        for node in nodes(path):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
