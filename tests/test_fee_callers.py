@@ -58,6 +58,9 @@ def every_fee_a_formula(monkeypatch):
         monkeypatch.setattr(loader, "_read", read_as_formulas)
         # the shipped files parsed anew, not from the pickle an earlier test left in the cache folder
         monkeypatch.setattr(catalogue, "load_through_cache", catalogue.load_regimes)
+        # the installed texts parsed anew into a dict of their own: the process's (by each text's SHA-256) is left
+        # as it was, so no later test reads an act said as formulas
+        monkeypatch.setattr(acts, "_parsed", {})
         clear_regime_cache()
         acts.forget()
 
